@@ -1,0 +1,426 @@
+// Package scoring holds the rules of the three games: how a final board is
+// validated and scored, and how ties are broken. It is pure: standard library
+// only, no clock, no I/O, so every rule can be tested as a table of boards.
+//
+// A game is one file that registers itself with Register in an init function.
+// Score runs the checks every game shares (player count, names, variants),
+// asks the game to evaluate the boards, and then ranks the players by total
+// and by the game's tiebreak chain.
+package scoring
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// Info names a game and its player counts.
+type Info struct {
+	ID         string `json:"id"`
+	Name       string `json:"name"`
+	MinPlayers int    `json:"minPlayers"`
+	MaxPlayers int    `json:"maxPlayers"`
+}
+
+// Option is one value of an enumeration, with the label a form shows for it.
+type Option struct {
+	ID    string `json:"id"`
+	Label string `json:"label"`
+}
+
+// VariantSpec describes a house rule a table may switch on, with the values
+// it accepts. Default is the value used when the variant is not given.
+type VariantSpec struct {
+	Key     string `json:"key"`
+	Label   string `json:"label"`
+	Default int    `json:"default"`
+	Values  []int  `json:"values"`
+}
+
+// Grid is the size of a board laid out in rows and columns.
+type Grid struct {
+	Rows int `json:"rows"`
+	Cols int `json:"cols"`
+}
+
+// Spec is everything a form needs to enter a board of one game, so that
+// clients hard-code none of the game's vocabulary.
+type Spec struct {
+	Info
+	// Enums maps an enumeration name (for example "color") to its values in
+	// the order a form should show them.
+	Enums map[string][]Option `json:"enums"`
+	// Variants lists the house rules the game supports.
+	Variants []VariantSpec `json:"variants"`
+	// Grid is the board's fixed layout, if it has one.
+	Grid *Grid `json:"grid,omitempty"`
+	// Breakdown lists the keys and labels of the score categories in order.
+	Breakdown []Option `json:"breakdown"`
+	// Tiebreaks lists the keys and labels of the tiebreak chain in order.
+	Tiebreaks []Option `json:"tiebreaks"`
+}
+
+// PlayerInput is one player's name and raw board as sent by a client. The
+// board is decoded by the game, so that each game owns its board format.
+type PlayerInput struct {
+	Name  string `json:"name"`
+	Board []byte `json:"-"`
+}
+
+// Request is a set of boards to score together, as at one table.
+type Request struct {
+	Players  []PlayerInput
+	Variants map[string]int
+}
+
+// Line is one category of a player's score.
+type Line struct {
+	Key    string `json:"key"`
+	Label  string `json:"label"`
+	Points int    `json:"points"`
+}
+
+// Tiebreak is a player's value in one step of the tiebreak chain; higher wins.
+type Tiebreak struct {
+	Key   string `json:"key"`
+	Label string `json:"label"`
+	Value int    `json:"value"`
+}
+
+// FieldError ties a message to the place in the request it is about, as a
+// JSON Pointer (RFC 6901). It is used for errors and for warnings alike.
+type FieldError struct {
+	Pointer string `json:"pointer"`
+	Detail  string `json:"detail"`
+}
+
+// ValidationError lists everything wrong with a request. Games collect all
+// problems rather than stopping at the first, so a form can mark each field.
+type ValidationError struct {
+	Errors []FieldError
+}
+
+func (e *ValidationError) Error() string {
+	if len(e.Errors) == 0 {
+		return "invalid input"
+	}
+	parts := make([]string, len(e.Errors))
+	for i, fe := range e.Errors {
+		parts[i] = fe.Pointer + ": " + fe.Detail
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Add records a problem at pointer.
+func (e *ValidationError) Add(pointer, format string, args ...any) {
+	e.Errors = append(e.Errors, FieldError{Pointer: pointer, Detail: fmt.Sprintf(format, args...)})
+}
+
+// Err returns e as an error if it holds any problem, and nil otherwise.
+func (e *ValidationError) Err() error {
+	if len(e.Errors) == 0 {
+		return nil
+	}
+	return e
+}
+
+// Scored is what a game computes for one player.
+type Scored struct {
+	Total     int
+	Breakdown []Line
+	// Tiebreaks are compared in order after the total; higher is better.
+	Tiebreaks []Tiebreak
+	Warnings  []FieldError
+}
+
+// Evaluation is a game's verdict on a whole table of boards.
+type Evaluation struct {
+	// Players holds one entry per input player, in the request's order.
+	Players []Scored
+	// Complete says whether every board meets the game's end condition.
+	Complete bool
+	// SoloRating is set by games with a solo chart when one player plays.
+	SoloRating string
+	// TotalLabel names the total in sentences ("points", "guests").
+	TotalLabel string
+}
+
+// Game is the rules of one title.
+type Game interface {
+	// Spec describes the game and the vocabulary of its boards.
+	Spec() Spec
+	// Evaluate decodes, validates and scores every board. Player count,
+	// names and variant keys are already checked against the Spec. Errors
+	// are a *ValidationError with pointers into the request
+	// ("/players/0/board/…").
+	Evaluate(players []PlayerInput, variants map[string]int) (*Evaluation, error)
+}
+
+// PlayerResult is one player's score, in the API's shape.
+type PlayerResult struct {
+	Name      string       `json:"name"`
+	Total     int          `json:"total"`
+	Rank      int          `json:"rank"`
+	Winner    bool         `json:"winner"`
+	Breakdown []Line       `json:"breakdown"`
+	Tiebreaks []Tiebreak   `json:"tiebreaks"`
+	Warnings  []FieldError `json:"warnings"`
+}
+
+// Result is the scored table, in the API's shape.
+type Result struct {
+	Game     string         `json:"game"`
+	Complete bool           `json:"complete"`
+	Winners  []int          `json:"winners"`
+	Results  []PlayerResult `json:"results"`
+	// Tiebreak explains in words how a tie for first place was settled, or
+	// that it was shared. Empty when there was no tie for first.
+	Tiebreak   string `json:"tiebreak,omitempty"`
+	SoloRating string `json:"soloRating,omitempty"`
+}
+
+// MaxNameLength is the longest player name accepted, in characters.
+const MaxNameLength = 40
+
+var registry = map[string]Game{}
+
+// Register makes a game available by its id. It panics on a duplicate id,
+// which is a programming error caught at start-up.
+func Register(g Game) {
+	id := g.Spec().ID
+	if _, dup := registry[id]; dup {
+		panic("scoring: game registered twice: " + id)
+	}
+	registry[id] = g
+}
+
+// Lookup returns the game with the given id.
+func Lookup(id string) (Game, bool) {
+	g, ok := registry[id]
+	return g, ok
+}
+
+// Games returns every registered game, ordered by id.
+func Games() []Game {
+	out := make([]Game, 0, len(registry))
+	for _, g := range registry {
+		out = append(out, g)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Spec().ID < out[j].Spec().ID })
+	return out
+}
+
+// CheckVariants validates variant keys and values against a game's spec.
+func CheckVariants(spec Spec, variants map[string]int) error {
+	var verr ValidationError
+	keys := make([]string, 0, len(variants))
+	for k := range variants {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		i := slices.IndexFunc(spec.Variants, func(v VariantSpec) bool { return v.Key == k })
+		if i < 0 {
+			verr.Add("/variants/"+escapePointer(k), "%s has no variant %q", spec.Name, k)
+			continue
+		}
+		if !slices.Contains(spec.Variants[i].Values, variants[k]) {
+			verr.Add("/variants/"+escapePointer(k), "%s must be one of %v", k, spec.Variants[i].Values)
+		}
+	}
+	return verr.Err()
+}
+
+// Variant returns the value of a variant, or its default when not given.
+func Variant(spec Spec, variants map[string]int, key string) int {
+	if v, ok := variants[key]; ok {
+		return v
+	}
+	for _, v := range spec.Variants {
+		if v.Key == key {
+			return v.Default
+		}
+	}
+	return 0
+}
+
+// Score validates and scores a request for game g and ranks the players.
+func Score(g Game, req Request) (*Result, error) {
+	spec := g.Spec()
+	var verr ValidationError
+	switch n := len(req.Players); {
+	case n == 0:
+		verr.Add("/players", "add at least one player")
+	case n > spec.MaxPlayers:
+		verr.Add("/players", "%s is for at most %d players, not %d", spec.Name, spec.MaxPlayers, n)
+	}
+	seen := map[string]int{}
+	for i, p := range req.Players {
+		ptr := fmt.Sprintf("/players/%d/name", i)
+		name := strings.TrimSpace(p.Name)
+		switch {
+		case name == "":
+			verr.Add(ptr, "every player needs a name")
+		case utf8.RuneCountInString(name) > MaxNameLength:
+			verr.Add(ptr, "a name can be at most %d characters", MaxNameLength)
+		default:
+			key := NameKey(name)
+			if j, dup := seen[key]; dup {
+				verr.Add(ptr, "%q is already player %d; give each player their own name", name, j+1)
+			}
+			seen[key] = i
+		}
+	}
+	if err := CheckVariants(spec, req.Variants); err != nil {
+		verr.Errors = append(verr.Errors, err.(*ValidationError).Errors...)
+	}
+	if err := verr.Err(); err != nil {
+		return nil, err
+	}
+	ev, err := g.Evaluate(req.Players, req.Variants)
+	if err != nil {
+		return nil, err
+	}
+	complete := ev.Complete && len(req.Players) >= spec.MinPlayers
+	res := rank(spec.ID, req.Players, ev, complete)
+	if complete {
+		res.SoloRating = ev.SoloRating
+	}
+	return res, nil
+}
+
+// NameKey folds a player name for comparison: case-insensitive, with runs of
+// white space treated as one space and ends trimmed.
+func NameKey(name string) string {
+	return strings.ToLower(strings.Join(strings.Fields(name), " "))
+}
+
+// better reports whether a beats b by total and then the tiebreak chain.
+func better(a, b Scored) int {
+	if a.Total != b.Total {
+		return a.Total - b.Total
+	}
+	for i := range min(len(a.Tiebreaks), len(b.Tiebreaks)) {
+		if d := a.Tiebreaks[i].Value - b.Tiebreaks[i].Value; d != 0 {
+			return d
+		}
+	}
+	return 0
+}
+
+// rank assigns competition ranks ("1, 1, 3"): a player's rank is one more
+// than the number of players strictly ahead after total and tiebreaks.
+func rank(game string, players []PlayerInput, ev *Evaluation, complete bool) *Result {
+	res := &Result{Game: game, Complete: complete, Winners: []int{}, Results: make([]PlayerResult, len(players))}
+	for i, s := range ev.Players {
+		r := 1
+		for j, o := range ev.Players {
+			if j != i && better(o, s) > 0 {
+				r++
+			}
+		}
+		res.Results[i] = PlayerResult{
+			Name:      strings.TrimSpace(players[i].Name),
+			Total:     s.Total,
+			Rank:      r,
+			Breakdown: nonNil(s.Breakdown),
+			Tiebreaks: nonNil(s.Tiebreaks),
+			Warnings:  nonNil(s.Warnings),
+		}
+		if complete && r == 1 {
+			res.Results[i].Winner = true
+			res.Winners = append(res.Winners, i)
+		}
+	}
+	res.Tiebreak = explainTie(res, ev)
+	return res
+}
+
+// explainTie says in words how players level on total at the top were
+// separated, or that they share the win.
+func explainTie(res *Result, ev *Evaluation) string {
+	if len(res.Results) < 2 {
+		return ""
+	}
+	top := 0
+	for _, s := range ev.Players {
+		top = max(top, s.Total)
+	}
+	var level []int
+	for i, s := range ev.Players {
+		if s.Total == top {
+			level = append(level, i)
+		}
+	}
+	if len(level) < 2 {
+		return ""
+	}
+	unit := ev.TotalLabel
+	if unit == "" {
+		unit = "points"
+	}
+	names := make([]string, len(level))
+	for k, i := range level {
+		names[k] = res.Results[i].Name
+	}
+	// Walk the chain until the level group splits.
+	for step := range len(ev.Players[level[0]].Tiebreaks) {
+		best := ev.Players[level[0]].Tiebreaks[step].Value
+		for _, i := range level {
+			best = max(best, ev.Players[i].Tiebreaks[step].Value)
+		}
+		var ahead, behind []int
+		for _, i := range level {
+			if ev.Players[i].Tiebreaks[step].Value == best {
+				ahead = append(ahead, i)
+			} else {
+				behind = append(behind, i)
+			}
+		}
+		if len(behind) == 0 {
+			continue
+		}
+		tb := ev.Players[ahead[0]].Tiebreaks[step]
+		var others []string
+		for _, i := range behind {
+			others = append(others, fmt.Sprintf("%d", ev.Players[i].Tiebreaks[step].Value))
+		}
+		verb := "wins"
+		who := res.Results[ahead[0]].Name
+		if len(ahead) > 1 {
+			verb = "share"
+			who = joinNames(namesOf(res, ahead))
+		}
+		return fmt.Sprintf("%s %s the tie on %d %s: %d %s to %s", who, verb, top, unit, tb.Value, tb.Label, strings.Join(others, ", "))
+	}
+	return fmt.Sprintf("%s share the victory: level on %d %s and on every tiebreak", joinNames(names), top, unit)
+}
+
+func namesOf(res *Result, idx []int) []string {
+	out := make([]string, len(idx))
+	for k, i := range idx {
+		out[k] = res.Results[i].Name
+	}
+	return out
+}
+
+func joinNames(names []string) string {
+	if len(names) <= 1 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// escapePointer escapes a JSON Pointer reference token (RFC 6901 §3).
+func escapePointer(s string) string {
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+}
