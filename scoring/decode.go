@@ -14,6 +14,12 @@ import (
 // example "/players/1/board"). A missing or null board decodes as an empty
 // one, so a player can be added before their board is entered.
 func DecodeBoard(raw []byte, base string, v any) error {
+	return DecodeStrict(raw, base, v)
+}
+
+// DecodeStrict is DecodeBoard for any JSON value below base; callers that
+// must tell malformed JSON from wrong values check json.Valid first.
+func DecodeStrict(raw []byte, base string, v any) error {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil

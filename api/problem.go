@@ -1,0 +1,88 @@
+package api
+
+import (
+	"errors"
+	"log/slog"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/utils"
+
+	"insectscore/scoring"
+)
+
+// problem is an RFC 9457 problem detail, the body of every error response.
+type problem struct {
+	Type   string               `json:"type"`
+	Title  string               `json:"title"`
+	Status int                  `json:"status"`
+	Detail string               `json:"detail,omitempty"`
+	Errors []scoring.FieldError `json:"errors,omitempty"`
+}
+
+// httpError is an error a handler returns when it knows the status to send.
+type httpError struct {
+	status int
+	detail string
+	errors []scoring.FieldError
+}
+
+func (e *httpError) Error() string { return e.detail }
+
+// errorf makes an httpError with a plain-words detail.
+func errorf(status int, detail string) error {
+	return &httpError{status: status, detail: detail}
+}
+
+// problemTypes gives the problem types that mean more than their status.
+var problemTypes = map[int]string{
+	fiber.StatusUnprocessableEntity: "/api/problems/validation",
+	fiber.StatusConflict:            "/api/problems/conflict",
+}
+
+// toProblem maps any error to the problem sent for it: this is the one
+// table from errors to HTTP statuses.
+func toProblem(err error) (problem, bool) {
+	var (
+		he   *httpError
+		verr *scoring.ValidationError
+		fe   *fiber.Error
+	)
+	switch {
+	case errors.As(err, &verr):
+		return newProblem(fiber.StatusUnprocessableEntity, "some entries break the rules", verr.Errors), true
+	case errors.As(err, &he):
+		return newProblem(he.status, he.detail, he.errors), true
+	case errors.As(err, &fe):
+		return newProblem(fe.Code, fe.Message, nil), true
+	}
+	return newProblem(fiber.StatusInternalServerError, "internal error", nil), false
+}
+
+func newProblem(status int, detail string, fields []scoring.FieldError) problem {
+	typ, ok := problemTypes[status]
+	if !ok {
+		typ = "about:blank"
+	}
+	return problem{Type: typ, Title: statusTitle(status), Status: status, Detail: detail, Errors: fields}
+}
+
+func statusTitle(status int) string {
+	if status == fiber.StatusUnprocessableEntity {
+		return "Unprocessable Content"
+	}
+	return utils.StatusMessage(status)
+}
+
+// errorHandler renders every error as problem+json. Errors it does not
+// know are logged once and reach the client only as "internal error".
+func errorHandler(log *slog.Logger) fiber.ErrorHandler {
+	return func(c *fiber.Ctx, err error) error {
+		p, known := toProblem(err)
+		if !known {
+			log.Error("request failed", "method", c.Method(), "path", c.Path(), "err", err)
+		}
+		c.Set(fiber.HeaderContentType, "application/problem+json")
+		c.Status(p.Status)
+		return c.JSON(p, "application/problem+json")
+	}
+}
