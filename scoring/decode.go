@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"reflect"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -44,14 +46,17 @@ func DecodeStrict(raw []byte, base string, v any) error {
 		if te.Field != "" {
 			segs = strings.Split(te.Field, ".")
 		}
-		ptr, ok := locate(tree, segs, kind, base)
+		ptr, ok := locate(tree, segs, kind, val, base)
 		if !ok {
 			ptr = base
 		}
 		verr.Add(ptr, "expected %s, got %s", describeType(te.Type.String()), describeValue(kind, val))
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		name, _ := strconv.Unquote(strings.TrimPrefix(err.Error(), "json: unknown field "))
-		ptr, ok := findKey(tree, name, base)
+		ptr, ok := findUnknown(tree, reflect.TypeOf(v), base)
+		if !ok {
+			ptr, ok = findKey(tree, name, base)
+		}
 		if !ok {
 			ptr = base
 		}
@@ -65,16 +70,22 @@ func DecodeStrict(raw []byte, base string, v any) error {
 // locate finds the first value in tree at the dotted path segs (array
 // indices are not part of encoding/json's path, so arrays are searched) whose
 // JSON kind is kind, and returns its JSON Pointer.
-func locate(node any, segs []string, kind, ptr string) (string, bool) {
+func locate(node any, segs []string, kind, val, ptr string) (string, bool) {
 	if arr, ok := node.([]any); ok && (len(segs) > 0 || kind != "array") {
 		for i, el := range arr {
-			if p, ok := locate(el, segs, kind, ptr+"/"+strconv.Itoa(i)); ok {
+			if p, ok := locate(el, segs, kind, val, ptr+"/"+strconv.Itoa(i)); ok {
 				return p, true
 			}
 		}
 		return "", false
 	}
 	if len(segs) == 0 {
+		if f, isNum := node.(float64); isNum && kind == "number" && val != "" {
+			// Several numbers may sit at the same path; the error names
+			// the offending one by its text.
+			want, err := strconv.ParseFloat(val, 64)
+			return ptr, err == nil && want == f
+		}
 		return ptr, jsonKind(node) == kind
 	}
 	obj, ok := node.(map[string]any)
@@ -85,7 +96,73 @@ func locate(node any, segs []string, kind, ptr string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	return locate(child, segs[1:], kind, ptr+"/"+escapePointer(segs[0]))
+	return locate(child, segs[1:], kind, val, ptr+"/"+escapePointer(segs[0]))
+}
+
+// findUnknown walks tree alongside the Go type it was decoded into and
+// returns the pointer of the first object member that type has no field
+// for. It matches names case-insensitively, as encoding/json does.
+func findUnknown(node any, t reflect.Type, ptr string) (string, bool) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch n := node.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(n))
+		for k := range n {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			var elem reflect.Type
+			switch t.Kind() {
+			case reflect.Map:
+				elem = t.Elem()
+			case reflect.Struct:
+				f, ok := jsonField(t, k)
+				if !ok {
+					return ptr + "/" + escapePointer(k), true
+				}
+				elem = f.Type
+			default:
+				return "", false
+			}
+			if p, ok := findUnknown(n[k], elem, ptr+"/"+escapePointer(k)); ok {
+				return p, true
+			}
+		}
+	case []any:
+		if t.Kind() != reflect.Slice && t.Kind() != reflect.Array {
+			return "", false
+		}
+		for i, el := range n {
+			if p, ok := findUnknown(el, t.Elem(), ptr+"/"+strconv.Itoa(i)); ok {
+				return p, true
+			}
+		}
+	}
+	return "", false
+}
+
+// jsonField finds the struct field encoding/json would decode key into.
+func jsonField(t reflect.Type, key string) (reflect.StructField, bool) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		if strings.EqualFold(name, key) {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
 }
 
 // findKey returns the pointer of the first object member named key.

@@ -283,9 +283,12 @@ func Score(g Game, req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(ev.Players) != len(req.Players) {
+		return nil, fmt.Errorf("scoring: %s evaluated %d boards for %d players", spec.ID, len(ev.Players), len(req.Players))
+	}
 	complete := ev.Complete && len(req.Players) >= spec.MinPlayers
 	res := rank(spec.ID, req.Players, ev, complete)
-	if complete {
+	if complete && len(req.Players) == 1 {
 		res.SoloRating = ev.SoloRating
 	}
 	return res, nil
@@ -334,7 +337,9 @@ func rank(game string, players []PlayerInput, ev *Evaluation, complete bool) *Re
 			res.Winners = append(res.Winners, i)
 		}
 	}
-	res.Tiebreak = explainTie(res, ev)
+	if complete {
+		res.Tiebreak = explainTie(res, ev)
+	}
 	return res
 }
 

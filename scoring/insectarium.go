@@ -1,0 +1,399 @@
+package scoring
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Insectarium board limits. The rulebook prints no range for a specimen's
+// point value; the cards carry a single printed digit, so 0–9 accepts every
+// card while catching typos such as 34 for 3 and 4.
+const (
+	insectariumSize      = 3  // rows, columns and token circles of a display
+	insectariumCards     = 9  // cards on a full display: the end of the game
+	insectariumMaxPoints = 9  // highest printed point value we accept
+	insectariumTokens    = 50 // type tokens in the box: no supply can hold more
+	// The table shares 30 glass pieces and every bonus covers three tools,
+	// so no display can have earned more than 10 bonuses.
+	insectariumMaxBonuses = 10
+	insectariumToolSet    = 5 // points for a Display Tool bonus taken as points
+	insectariumPool       = 5 // tokens of each type in a multiplayer game
+	insectariumSoloPool   = 3 // solo setup puts two of each type back in the box
+)
+
+var (
+	insectariumColors = []Option{
+		{"yellow", "Yellow"}, {"red", "Red"}, {"green", "Green"}, {"white", "White"}, {"black", "Black"},
+	}
+	insectariumInsects = []Option{
+		{"butterfly", "Butterfly"}, {"cricket", "Cricket/Grasshopper"}, {"moth", "Moth"},
+		{"bee", "Bee/Wasp/Hornet"}, {"beetle", "Beetle"},
+	}
+	insectariumTools = []Option{{"pin", "Pin"}, {"label", "Label"}, {"mat", "Mat backing"}}
+)
+
+// insectarium implements Game for Insectarium.
+type insectarium struct{}
+
+func init() { Register(insectarium{}) }
+
+// insectariumCard is one specimen card on a display. A dragonfly is wild and
+// has neither colour nor insect type.
+type insectariumCard struct {
+	Name   string   `json:"name"`
+	Color  string   `json:"color"`
+	Insect string   `json:"insect"`
+	Points int      `json:"points"`
+	Tools  []string `json:"tools"`
+	Wild   bool     `json:"wild"`
+}
+
+// insectariumBoard is one player's display. Pointers let null mark an empty
+// cell or an empty token circle; missing rows and cells are empty too, so a
+// board can be entered while the game runs.
+type insectariumBoard struct {
+	Grid                 [][]*insectariumCard `json:"grid"`
+	RowTokens            []*string            `json:"rowTokens"`
+	ColTokens            []*string            `json:"colTokens"`
+	Supply               int                  `json:"supply"`
+	ToolBonusesForPoints int                  `json:"toolBonusesForPoints"`
+	ToolBonusesForTokens int                  `json:"toolBonusesForTokens"`
+}
+
+// Spec describes Insectarium. It builds fresh slices on every call so that
+// no caller can change the game's vocabulary for the others.
+func (insectarium) Spec() Spec {
+	return Spec{
+		Info: Info{ID: "insectarium", Name: "Insectarium", MinPlayers: 1, MaxPlayers: 4},
+		Enums: map[string][]Option{
+			"color":  slices.Clone(insectariumColors),
+			"insect": slices.Clone(insectariumInsects),
+			"token":  slices.Concat(insectariumColors, insectariumInsects),
+			"tool":   slices.Clone(insectariumTools),
+		},
+		Variants: []VariantSpec{},
+		Grid:     &Grid{Rows: insectariumSize, Cols: insectariumSize},
+		Breakdown: []Option{
+			{"rows", "Rows"}, {"columns", "Columns"},
+			{"supply", "Unused tokens"}, {"toolBonus", "Display Tool bonuses"},
+		},
+		Tiebreaks: []Option{{"displayTools", "display tools"}},
+	}
+}
+
+// Evaluate decodes and checks every board before scoring any, so that one
+// answer lists every problem of the table.
+func (insectarium) Evaluate(players []PlayerInput, _ map[string]int) (*Evaluation, error) {
+	var verr ValidationError
+	boards := make([]*insectariumBoard, len(players))
+	for i, p := range players {
+		base := fmt.Sprintf("/players/%d/board", i)
+		var b insectariumBoard
+		if err := DecodeBoard(p.Board, base, &b); err != nil {
+			insectariumAppend(&verr, base, err)
+			continue // a half-decoded board would only add misleading errors
+		}
+		b.validate(base, &verr)
+		boards[i] = &b
+	}
+	pool := insectariumPool
+	if len(players) == 1 {
+		pool = insectariumSoloPool
+	}
+	insectariumCheckPool(boards, pool, &verr)
+	if err := verr.Err(); err != nil {
+		return nil, err
+	}
+
+	ev := &Evaluation{Players: make([]Scored, len(boards)), Complete: len(boards) > 0, TotalLabel: "points"}
+	for i, b := range boards {
+		ev.Players[i] = b.score(fmt.Sprintf("/players/%d/board", i))
+		ev.Complete = ev.Complete && b.cardCount() == insectariumCards
+	}
+	// The chart is for the solo game only; Score hides it until the board
+	// is complete, so it is set here even for a partial board.
+	if len(boards) == 1 {
+		ev.SoloRating = insectariumSoloRating(ev.Players[0].Total)
+	}
+	return ev, nil
+}
+
+// insectariumAppend adds a decoding error to verr, keeping its pointers.
+func insectariumAppend(verr *ValidationError, base string, err error) {
+	if v, ok := err.(*ValidationError); ok {
+		verr.Errors = append(verr.Errors, v.Errors...)
+		return
+	}
+	verr.Add(base, "the board is not valid: %v", err)
+}
+
+// insectariumSoloRating reads the solo chart. The printed chart skips 25
+// ("<25", then "26-35"); DESIGN.md decides that 25 is try-again.
+func insectariumSoloRating(total int) string {
+	switch {
+	case total <= 25:
+		return "try-again"
+	case total <= 35:
+		return "decent"
+	case total <= 42:
+		return "excellent"
+	default:
+		return "outstanding"
+	}
+}
+
+// validate checks the shape and values of a decoded board.
+func (b *insectariumBoard) validate(base string, verr *ValidationError) {
+	if len(b.Grid) > insectariumSize {
+		verr.Add(base+"/grid/"+strconv.Itoa(insectariumSize), "a display has only %d rows", insectariumSize)
+	}
+	for r, row := range b.Grid {
+		if len(row) > insectariumSize {
+			verr.Add(fmt.Sprintf("%s/grid/%d/%d", base, r, insectariumSize), "a row of the display has only %d cards", insectariumSize)
+		}
+		for c, card := range row {
+			if card != nil {
+				card.validate(fmt.Sprintf("%s/grid/%d/%d", base, r, c), verr)
+			}
+		}
+	}
+	insectariumCheckTokens(b.RowTokens, base+"/rowTokens", "row", verr)
+	insectariumCheckTokens(b.ColTokens, base+"/colTokens", "column", verr)
+	switch {
+	case b.Supply < 0:
+		verr.Add(base+"/supply", "the number of unused tokens can't be negative")
+	case b.Supply > insectariumTokens:
+		verr.Add(base+"/supply", "the game has only %d tokens, so a supply can't hold %d", insectariumTokens, b.Supply)
+	}
+	insectariumCheckBonuses(b.ToolBonusesForPoints, base+"/toolBonusesForPoints", verr)
+	insectariumCheckBonuses(b.ToolBonusesForTokens, base+"/toolBonusesForTokens", verr)
+}
+
+// validate checks one card. Only the fields that matter for its kind are
+// checked: a dragonfly's points never count, so they are not judged.
+func (c *insectariumCard) validate(ptr string, verr *ValidationError) {
+	if c.Wild {
+		if c.Color != "" {
+			verr.Add(ptr+"/color", "a dragonfly is wild: leave colour and insect empty")
+		}
+		if c.Insect != "" {
+			verr.Add(ptr+"/insect", "a dragonfly is wild: leave colour and insect empty")
+		}
+	} else {
+		insectariumCheckEnum(c.Color, insectariumColors, ptr+"/color", "colour", "a colour", verr)
+		insectariumCheckEnum(c.Insect, insectariumInsects, ptr+"/insect", "insect", "an insect type", verr)
+		if c.Points < 0 || c.Points > insectariumMaxPoints {
+			verr.Add(ptr+"/points", "a card is worth 0 to %d points, not %d", insectariumMaxPoints, c.Points)
+		}
+	}
+	for k, tool := range c.Tools {
+		tp := fmt.Sprintf("%s/tools/%d", ptr, k)
+		switch {
+		case !insectariumHas(insectariumTools, tool):
+			verr.Add(tp, "%q is not a display tool; use pin, label or mat", tool)
+		case slices.Contains(c.Tools[:k], tool):
+			verr.Add(tp, "the %s is listed twice; a card shows each tool at most once", tool)
+		}
+	}
+}
+
+// insectariumCheckEnum reports a missing or unknown colour or insect type.
+func insectariumCheckEnum(v string, opts []Option, ptr, what, aWhat string, verr *ValidationError) {
+	switch {
+	case v == "":
+		verr.Add(ptr, "choose the card's %s", what)
+	case !insectariumHas(opts, v):
+		verr.Add(ptr, "%q is not %s; use %s", v, aWhat, insectariumList(opts))
+	}
+}
+
+// insectariumCheckTokens checks the token circles of one side of the display.
+// An empty string is taken as an empty circle, as a form's blank choice.
+func insectariumCheckTokens(toks []*string, ptr, line string, verr *ValidationError) {
+	if len(toks) > insectariumSize {
+		verr.Add(ptr+"/"+strconv.Itoa(insectariumSize), "a display has only %d %s token circles", insectariumSize, line)
+	}
+	for i, t := range toks {
+		if t != nil && *t != "" && !insectariumIsToken(*t) {
+			verr.Add(ptr+"/"+strconv.Itoa(i), "%q is not a token; use a colour (%s) or an insect (%s)",
+				*t, insectariumList(insectariumColors), insectariumList(insectariumInsects))
+		}
+	}
+}
+
+// insectariumCheckBonuses bounds a count of Display Tool bonuses.
+func insectariumCheckBonuses(n int, ptr string, verr *ValidationError) {
+	switch {
+	case n < 0:
+		verr.Add(ptr, "the number of bonuses can't be negative")
+	case n > insectariumMaxBonuses:
+		verr.Add(ptr, "the game's glass pieces cover at most %d sets of tools, so %d bonuses can't be right", insectariumMaxBonuses, n)
+	}
+}
+
+// insectariumCheckPool counts the placed tokens of each type across the
+// table, in request order, and flags each token beyond what the bag holds.
+// Boards that failed to decode are nil and skipped.
+func insectariumCheckPool(boards []*insectariumBoard, pool int, verr *ValidationError) {
+	placed := map[string]int{}
+	for i, b := range boards {
+		if b == nil {
+			continue
+		}
+		for _, side := range []struct {
+			key  string
+			toks []*string
+		}{{"rowTokens", b.RowTokens}, {"colTokens", b.ColTokens}} {
+			for k, t := range side.toks[:min(len(side.toks), insectariumSize)] {
+				if t == nil || !insectariumIsToken(*t) {
+					continue // empty, or already reported as unknown
+				}
+				if placed[*t] >= pool {
+					verr.Add(fmt.Sprintf("/players/%d/board/%s/%d", i, side.key, k),
+						"only %d %s tokens are in the game; the boards already hold %d", pool, *t, pool)
+				}
+				placed[*t]++
+			}
+		}
+	}
+}
+
+// score totals a valid board. base points the tool warning at the board.
+func (b *insectariumBoard) score(base string) Scored {
+	var rows, cols int
+	for i := range insectariumSize {
+		var row, col []*insectariumCard
+		for j := range insectariumSize {
+			row = append(row, b.card(i, j))
+			col = append(col, b.card(j, i))
+		}
+		rows += insectariumLine(insectariumToken(b.RowTokens, i), row)
+		cols += insectariumLine(insectariumToken(b.ColTokens, i), col)
+	}
+	supply := b.Supply / 2
+	bonus := insectariumToolSet * b.ToolBonusesForPoints
+	s := Scored{
+		Total: rows + cols + supply + bonus,
+		Breakdown: []Line{
+			{Key: "rows", Label: "Rows", Points: rows},
+			{Key: "columns", Label: "Columns", Points: cols},
+			{Key: "supply", Label: "Unused tokens", Points: supply},
+			{Key: "toolBonus", Label: "Display Tool bonuses", Points: bonus},
+		},
+		Warnings: []FieldError{},
+	}
+	tools := b.toolCounts()
+	s.Tiebreaks = []Tiebreak{{Key: "displayTools", Label: "display tools", Value: tools["pin"] + tools["label"] + tools["mat"]}}
+	if w, ok := b.bonusWarning(base, tools); ok {
+		s.Warnings = append(s.Warnings, w)
+	}
+	return s
+}
+
+// bonusWarning flags more bonuses than full tool sets on the final display.
+// It is only a warning: gear cards can move cards away after a bonus.
+func (b *insectariumBoard) bonusWarning(base string, tools map[string]int) (FieldError, bool) {
+	sets := min(tools["pin"], tools["label"], tools["mat"])
+	taken := b.ToolBonusesForPoints + b.ToolBonusesForTokens
+	if taken <= sets {
+		return FieldError{}, false
+	}
+	ptr := base + "/toolBonusesForPoints"
+	if b.ToolBonusesForPoints == 0 {
+		ptr = base + "/toolBonusesForTokens"
+	}
+	return FieldError{Pointer: ptr, Detail: fmt.Sprintf(
+		"%d Display Tool bonuses are claimed, but the display shows only %d full sets of pin, label and mat; "+
+			"fine if a gear card moved cards, otherwise check the count", taken, sets)}, true
+}
+
+// card returns the card at row r, column c, or nil for an empty cell.
+func (b *insectariumBoard) card(r, c int) *insectariumCard {
+	if r >= len(b.Grid) || c >= len(b.Grid[r]) {
+		return nil
+	}
+	return b.Grid[r][c]
+}
+
+// cardCount counts the cards on the display, to tell a full board.
+func (b *insectariumBoard) cardCount() int {
+	n := 0
+	for r := range insectariumSize {
+		for c := range insectariumSize {
+			if b.card(r, c) != nil {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// toolCounts counts each display tool on the board, covered or not: the
+// rulebook's tiebreak counts both, and glass pieces are not entered.
+func (b *insectariumBoard) toolCounts() map[string]int {
+	counts := map[string]int{}
+	for r := range insectariumSize {
+		for c := range insectariumSize {
+			if card := b.card(r, c); card != nil {
+				for _, t := range card.Tools {
+					counts[t]++
+				}
+			}
+		}
+	}
+	return counts
+}
+
+// insectariumToken returns the token of circle i, or "" for none.
+func insectariumToken(toks []*string, i int) string {
+	if i >= len(toks) || toks[i] == nil {
+		return ""
+	}
+	return *toks[i]
+}
+
+// insectariumLine scores one row or column: each card matching the token by
+// colour or insect earns its points, a dragonfly earns 1, and a line without
+// a token earns nothing.
+func insectariumLine(token string, cards []*insectariumCard) int {
+	if token == "" {
+		return 0
+	}
+	sum := 0
+	for _, c := range cards {
+		switch {
+		case c == nil:
+		case c.Wild:
+			sum++
+		case c.Color == token || c.Insect == token:
+			sum += c.Points
+		}
+	}
+	return sum
+}
+
+func insectariumIsToken(id string) bool {
+	return insectariumHas(insectariumColors, id) || insectariumHas(insectariumInsects, id)
+}
+
+func insectariumHas(opts []Option, id string) bool {
+	return slices.ContainsFunc(opts, func(o Option) bool { return o.ID == id })
+}
+
+// insectariumList names the ids of opts for a message: "a, b or c".
+func insectariumList(opts []Option) string {
+	var out strings.Builder
+	for i, o := range opts {
+		switch {
+		case i == 0:
+		case i == len(opts)-1:
+			out.WriteString(" or ")
+		default:
+			out.WriteString(", ")
+		}
+		out.WriteString(o.ID)
+	}
+	return out.String()
+}
