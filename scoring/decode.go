@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"reflect"
 	"sort"
 	"strconv"
@@ -29,8 +30,10 @@ func DecodeStrict(raw []byte, base string, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	err := dec.Decode(v)
-	if err == nil && dec.More() {
-		err = errors.New("unexpected data after the board")
+	if err == nil {
+		if _, tail := dec.Token(); tail != io.EOF {
+			err = errors.New("unexpected data after the board")
+		}
 	}
 	if err == nil {
 		return nil

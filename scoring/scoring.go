@@ -349,7 +349,7 @@ func explainTie(res *Result, ev *Evaluation) string {
 	if len(res.Results) < 2 {
 		return ""
 	}
-	top := 0
+	top := ev.Players[0].Total
 	for _, s := range ev.Players {
 		top = max(top, s.Total)
 	}

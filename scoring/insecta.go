@@ -1,0 +1,616 @@
+package scoring
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Insecta: The Ladies of Entomology (rules/insecta-rulebook.txt). A board is
+// the player's collection of Insect and Mail tiles in a 4×6 grid plus what the
+// table reads off the main board: the scoring track, journal fragments and
+// the medals claimed. Mail commissions and medal bonuses are already on the
+// track, so the final scoring only adds favourites, continents and fragments.
+
+func init() { Register(insecta{}) }
+
+// insecta implements Game for Insecta.
+type insecta struct{}
+
+const (
+	insectaRows = 4 // "a grid of a maximum of 6 columns and 4 rows"
+	insectaCols = 6
+	// insectaEndTiles is the collection size that triggers the end of the game.
+	insectaEndTiles = 12
+	// insectaMaxTrack catches typos: real final tracks are a few dozen points,
+	// and 300 is far beyond any game while still below silly values.
+	insectaMaxTrack = 300
+	// insectaMaxMailPoints bounds a Mail tile's value. Printed commissions are
+	// worth a few points and "for each adjacent objective" tiles pay one per
+	// neighbouring insect (eight at most), so 10 admits every real tile.
+	insectaMaxMailPoints = 10
+	// insectaMaxMedalLevel bounds a medal marker. The end triggers at the 12th
+	// tile, so no attribute is held by more than about a dozen tiles; a level
+	// above what the collection holds is only a warning (see medalCount).
+	insectaMaxMedalLevel = 12
+	// insectaMaxInsectName keeps species names to what a form shows.
+	insectaMaxInsectName = 80
+	// insectaFiveContinents is the bonus for insects from all five continents.
+	insectaFiveContinents = 5
+	// insectaPerFavourite is what each of the researcher's favourites earns.
+	insectaPerFavourite = 2
+)
+
+var (
+	insectaContinents = []Option{
+		{"africa", "Africa"}, {"america", "America"}, {"asia", "Asia"},
+		{"europe", "Europe"}, {"oceania", "Oceania"},
+	}
+	insectaOrders = []Option{
+		{"coleoptera", "Coleoptera"}, {"lepidoptera", "Lepidoptera"},
+		{"hemiptera", "Hemiptera"}, {"orthoptera", "Orthoptera"},
+		{"hymenoptera", "Hymenoptera"},
+	}
+	insectaSizes = []Option{{"small", "Small"}, {"medium", "Medium"}, {"large", "Large"}}
+	// The three scientific institutions that send Mail commissions.
+	insectaInstitutions = []Option{
+		{"societe-entomologique", "Société Entomologique"},
+		{"entomological-society", "Entomological Society"},
+		{"deutsches-naturinstitut", "Deutsches Naturinstitut"},
+	}
+	// The five Researcher tiles; the ids are also the wreaths on Insect tiles.
+	insectaResearchers = []Option{
+		{"louise-caroline-daumont", "Louise-Caroline d'Aumont"},
+		{"maria-sibylla-merian", "Maria Sibylla Merian"},
+		{"mary-kingsley", "Mary Kingsley"},
+		{"margaret-elisabeth-fountaine", "Margaret Elisabeth Fountaine"},
+		{"ida-laura-pfeiffer", "Ida Laura Pfeiffer"},
+	}
+	insectaKinds = []Option{{"insect", "Insect"}, {"mail", "Mail"}}
+	// insectaBreakdown is the order and wording of a player's score lines.
+	insectaBreakdown = []Option{
+		{"track", "Scoring track"},
+		{"favourites", "Favourite insects"},
+		{"continents", "Five continents"},
+		{"fragments", "Journal fragments"},
+	}
+	insectaTiebreak = Option{"distinctInsects", "insects with different names"}
+	// insectaMedals lists every medal tile: one per continent, order and size
+	// (the Insect medals), one per institution and one for any institution.
+	insectaMedals = insectaMedalOptions()
+)
+
+// insectaMedalOptions builds the medal ids ("continent:africa") from the
+// attributes they count, so the two lists cannot drift apart.
+func insectaMedalOptions() []Option {
+	var out []Option
+	groups := []struct {
+		prefix, label string
+		opts          []Option
+	}{
+		{"continent", "Continent", insectaContinents},
+		{"order", "Order", insectaOrders},
+		{"size", "Size", insectaSizes},
+		{"institution", "Institution", insectaInstitutions},
+	}
+	for _, g := range groups {
+		for _, o := range g.opts {
+			out = append(out, Option{g.prefix + ":" + o.ID, g.label + ": " + o.Label})
+		}
+	}
+	return append(out, Option{"institution:any", "Institution: Any"})
+}
+
+// Spec describes Insecta and the vocabulary of its boards.
+func (insecta) Spec() Spec {
+	return Spec{
+		Info: Info{ID: "insecta", Name: "Insecta: The Ladies of Entomology", MinPlayers: 2, MaxPlayers: 4},
+		Enums: map[string][]Option{
+			"continent":   insectaContinents,
+			"order":       insectaOrders,
+			"size":        insectaSizes,
+			"institution": insectaInstitutions,
+			"researcher":  insectaResearchers,
+			"medal":       insectaMedals,
+			"kind":        insectaKinds,
+		},
+		// The printed fragment line is "-1 / 4 / 9"; groups who read the
+		// first value as +1 switch this on (DESIGN.md, Interpretations).
+		Variants:  []VariantSpec{{Key: "oneFragment", Label: "One journal fragment scores", Default: -1, Values: []int{-1, 1}}},
+		Grid:      &Grid{Rows: insectaRows, Cols: insectaCols},
+		Breakdown: insectaBreakdown,
+		Tiebreaks: []Option{insectaTiebreak},
+	}
+}
+
+// insectaBoard is one player's board as sent by a client. Fields that may be
+// left out are pointers so that "not given" differs from zero.
+type insectaBoard struct {
+	Researcher string         `json:"researcher"`
+	Track      int            `json:"track"`
+	Fragments  int            `json:"fragments"`
+	Tiles      []insectaTile  `json:"tiles"`
+	Medals     []insectaMedal `json:"medals"`
+}
+
+// insectaTile is an Insect or a Mail tile. Both kinds share one shape so a
+// field of the other kind can be reported instead of silently dropped.
+type insectaTile struct {
+	Row  *int   `json:"row"`
+	Col  *int   `json:"col"`
+	Kind string `json:"kind"`
+	// Insect fields.
+	Name      *string `json:"name"`
+	Continent *string `json:"continent"`
+	Order     *string `json:"order"`
+	Size      *string `json:"size"`
+	Wreath    *string `json:"wreath"`
+	// Mail fields.
+	Institution *string `json:"institution"`
+	Points      *int    `json:"points"`
+	Scored      *bool   `json:"scored"`
+}
+
+// insectaMedal is a claimed medal and the level of the player's marker on it.
+type insectaMedal struct {
+	Medal string `json:"medal"`
+	Level *int   `json:"level"`
+}
+
+// Evaluate decodes, validates and scores every board. All problems of all
+// boards are collected so a form can mark every field at once.
+func (g insecta) Evaluate(players []PlayerInput, variants map[string]int) (*Evaluation, error) {
+	var verr ValidationError
+	boards := make([]insectaBoard, len(players))
+	ok := make([]bool, len(players))
+	for i, p := range players {
+		base := fmt.Sprintf("/players/%d/board", i)
+		if err := DecodeBoard(p.Board, base, &boards[i]); err != nil {
+			insectaMerge(&verr, base, err)
+			continue
+		}
+		ok[i] = true
+		boards[i].validate(base, &verr)
+	}
+	insectaCheckResearchers(players, boards, ok, &verr)
+	if err := verr.Err(); err != nil {
+		return nil, err
+	}
+	oneFragment := Variant(g.Spec(), variants, "oneFragment")
+	ev := &Evaluation{Players: make([]Scored, len(players)), TotalLabel: "points"}
+	for i, b := range boards {
+		ev.Players[i] = b.score(fmt.Sprintf("/players/%d/board", i), oneFragment)
+		// "The end of the game triggers when a player places their 12th
+		// Insect or Mail tile in their collection."
+		if len(b.Tiles) >= insectaEndTiles {
+			ev.Complete = true
+		}
+	}
+	return ev, nil
+}
+
+// insectaMerge adds a decoding error to verr, keeping its pointers.
+func insectaMerge(verr *ValidationError, base string, err error) {
+	// An empty ValidationError must still block scoring: the board was not
+	// decoded, so it cannot be scored.
+	var ve *ValidationError
+	if errors.As(err, &ve) && len(ve.Errors) > 0 {
+		verr.Errors = append(verr.Errors, ve.Errors...)
+		return
+	}
+	verr.Add(base, "the board is not valid: %s", err.Error())
+}
+
+// insectaCheckResearchers reports a researcher chosen by an earlier player
+// too: in setup each player draws their own Researcher tile.
+func insectaCheckResearchers(players []PlayerInput, boards []insectaBoard, ok []bool, verr *ValidationError) {
+	first := map[string]int{}
+	for i, b := range boards {
+		if !ok[i] || insectaLabel(insectaResearchers, b.Researcher) == "" {
+			continue
+		}
+		j, dup := first[b.Researcher]
+		if !dup {
+			first[b.Researcher] = i
+			continue
+		}
+		verr.Add(fmt.Sprintf("/players/%d/board/researcher", i),
+			"%s is already the researcher of %s; each player draws their own researcher",
+			insectaLabel(insectaResearchers, b.Researcher), insectaWho(players, j))
+	}
+}
+
+// insectaWho names player i for a message, falling back to their seat.
+func insectaWho(players []PlayerInput, i int) string {
+	if name := strings.TrimSpace(players[i].Name); name != "" {
+		return name
+	}
+	return fmt.Sprintf("player %d", i+1)
+}
+
+// validate checks a decoded board against the rules and the enumerations.
+func (b *insectaBoard) validate(base string, verr *ValidationError) {
+	// An empty researcher is "not chosen yet" (a warning when scoring), so a
+	// form can send its unselected value.
+	if b.Researcher != "" {
+		insectaCheckEnum(verr, base+"/researcher", "researcher", b.Researcher, insectaResearchers)
+	}
+	if b.Track < 0 || b.Track > insectaMaxTrack {
+		verr.Add(base+"/track", "the scoring track runs from 0 to %d, not %d", insectaMaxTrack, b.Track)
+	}
+	if b.Fragments < 0 || b.Fragments > 3 {
+		verr.Add(base+"/fragments", "a researcher's journal has 0 to 3 fragments, not %d", b.Fragments)
+	}
+	for n, t := range b.Tiles {
+		t.validate(fmt.Sprintf("%s/tiles/%d", base, n), verr)
+	}
+	b.validateLayout(base, verr)
+	b.validateMedals(base, verr)
+}
+
+// validate checks one tile's own fields; its place among the others is
+// checked by validateLayout.
+func (t insectaTile) validate(ptr string, verr *ValidationError) {
+	insectaCheckCoord(verr, ptr+"/row", "row", t.Row, insectaRows)
+	insectaCheckCoord(verr, ptr+"/col", "column", t.Col, insectaCols)
+	switch t.Kind {
+	case "insect":
+		t.validateInsect(ptr, verr)
+	case "mail":
+		t.validateMail(ptr, verr)
+	case "":
+		verr.Add(ptr+"/kind", "say whether the tile is an insect or a mail")
+	default:
+		verr.Add(ptr+"/kind", "%q is not a kind of tile; use insect or mail", t.Kind)
+	}
+}
+
+// insectaCheckCoord requires a coordinate inside the collection's limit:
+// "the size of the 6x4 grid must not be expanded".
+func insectaCheckCoord(verr *ValidationError, ptr, what string, v *int, size int) {
+	switch {
+	case v == nil:
+		verr.Add(ptr, "give the tile's %s", what)
+	case *v < 0 || *v >= size:
+		verr.Add(ptr, "the collection is %d rows by %d columns, so a %s is 0 to %d, not %d",
+			insectaRows, insectaCols, what, size-1, *v)
+	}
+}
+
+func (t insectaTile) validateInsect(ptr string, verr *ValidationError) {
+	insectaRequireEnum(verr, ptr+"/continent", "continent", t.Continent, insectaContinents)
+	insectaRequireEnum(verr, ptr+"/order", "order", t.Order, insectaOrders)
+	insectaRequireEnum(verr, ptr+"/size", "size", t.Size, insectaSizes)
+	// A wreath is optional: most insects are nobody's favourite.
+	if t.Wreath != nil && *t.Wreath != "" {
+		insectaCheckEnum(verr, ptr+"/wreath", "researcher", *t.Wreath, insectaResearchers)
+	}
+	if t.Name != nil && utf8.RuneCountInString(*t.Name) > insectaMaxInsectName {
+		verr.Add(ptr+"/name", "an insect's name can be at most %d characters", insectaMaxInsectName)
+	}
+	insectaForbid(verr, ptr, "an insect", "institution", t.Institution != nil)
+	insectaForbid(verr, ptr, "an insect", "points", t.Points != nil)
+	insectaForbid(verr, ptr, "an insect", "scored", t.Scored != nil)
+}
+
+func (t insectaTile) validateMail(ptr string, verr *ValidationError) {
+	insectaRequireEnum(verr, ptr+"/institution", "institution", t.Institution, insectaInstitutions)
+	switch {
+	case t.Points == nil:
+		verr.Add(ptr+"/points", "give the mail's victory points")
+	case *t.Points < 1 || *t.Points > insectaMaxMailPoints:
+		verr.Add(ptr+"/points", "a mail is worth 1 to %d points, not %d", insectaMaxMailPoints, *t.Points)
+	}
+	insectaForbid(verr, ptr, "a mail", "name", t.Name != nil)
+	insectaForbid(verr, ptr, "a mail", "continent", t.Continent != nil)
+	insectaForbid(verr, ptr, "a mail", "order", t.Order != nil)
+	insectaForbid(verr, ptr, "a mail", "size", t.Size != nil)
+	insectaForbid(verr, ptr, "a mail", "wreath", t.Wreath != nil)
+}
+
+// insectaForbid reports a field that belongs to the other kind of tile, which
+// usually means the kind was chosen wrongly.
+func insectaForbid(verr *ValidationError, ptr, tile, field string, given bool) {
+	if given {
+		verr.Add(ptr+"/"+field, "%s tile has no %q field; remove it or change the tile's kind", tile, field)
+	}
+}
+
+// insectaRequireEnum checks a required enumerated field.
+func insectaRequireEnum(verr *ValidationError, ptr, what string, v *string, opts []Option) {
+	if v == nil || *v == "" {
+		verr.Add(ptr, "choose the %s", what)
+		return
+	}
+	insectaCheckEnum(verr, ptr, what, *v, opts)
+}
+
+// insectaCheckEnum reports a value that is not one of opts, listing them.
+func insectaCheckEnum(verr *ValidationError, ptr, what, v string, opts []Option) {
+	if insectaLabel(opts, v) != "" {
+		return
+	}
+	ids := make([]string, len(opts))
+	for i, o := range opts {
+		ids[i] = o.ID
+	}
+	verr.Add(ptr, "%q is not a known %s; use one of %s", v, what, strings.Join(ids, ", "))
+}
+
+// insectaLabel returns the label of id in opts, or "" when id is not there.
+func insectaLabel(opts []Option, id string) string {
+	for _, o := range opts {
+		if o.ID == id {
+			return o.Label
+		}
+	}
+	return ""
+}
+
+// placed says where a tile lies and whether it can take part in the
+// layout checks: a tile with a bad position or kind is already reported.
+func (t insectaTile) placed() (row, col int, ok bool) {
+	if t.Row == nil || t.Col == nil || (t.Kind != "insect" && t.Kind != "mail") {
+		return 0, 0, false
+	}
+	row, col = *t.Row, *t.Col
+	return row, col, row >= 0 && row < insectaRows && col >= 0 && col < insectaCols
+}
+
+// validateLayout reports tiles sharing a cell and tiles the placement rules
+// could never have put where they are.
+func (b *insectaBoard) validateLayout(base string, verr *ValidationError) {
+	// cells holds 1 + the index of the tile on each cell, 0 when empty.
+	var cells [insectaRows][insectaCols]int
+	for n, t := range b.Tiles {
+		r, c, ok := t.placed()
+		if !ok {
+			continue
+		}
+		if cells[r][c] != 0 {
+			verr.Add(fmt.Sprintf("%s/tiles/%d", base, n),
+				"two tiles on one cell: tile %d already lies on row %d, column %d", cells[r][c]-1, r, c)
+			continue
+		}
+		cells[r][c] = n + 1
+	}
+	b.validateConnected(base, &cells, verr)
+}
+
+// validateConnected checks the placement rules on the final layout. Each
+// rule links two tiles symmetrically (an insect and a mail side by side, two
+// insects or two mails corner to corner), and every tile after the first
+// needs a link to one placed before it. So a layout could have been built
+// exactly when all tiles are linked into one group, and the tiles outside the
+// largest group are the ones that break the rules.
+func (b *insectaBoard) validateConnected(base string, cells *[insectaRows][insectaCols]int, verr *ValidationError) {
+	group := b.groups(cells)
+	sizes := map[int]int{}
+	for _, g := range group {
+		if g >= 0 {
+			sizes[g]++
+		}
+	}
+	if len(sizes) < 2 {
+		return
+	}
+	// Groups are numbered in tile order, so on a tie in size the group
+	// holding the earliest tile stays and the later ones are reported.
+	keep := 0
+	for g := 1; g < len(sizes); g++ {
+		if sizes[g] > sizes[keep] {
+			keep = g
+		}
+	}
+	for n, g := range group {
+		if g >= 0 && g != keep {
+			verr.Add(fmt.Sprintf("%s/tiles/%d", base, n), "this tile is not joined to the rest of the collection: %s",
+				insectaPlacementRule(b.Tiles[n].Kind))
+		}
+	}
+}
+
+// insectaPlacementRule is the rulebook's placement rule for a kind of tile.
+func insectaPlacementRule(kind string) string {
+	if kind == "insect" {
+		return "an insect must touch a mail orthogonally or an insect diagonally"
+	}
+	return "a mail must touch an insect orthogonally or a mail diagonally"
+}
+
+// groups numbers the linked groups of the tiles on cells, in tile order;
+// tiles not on cells (bad position, kind or overlap) get -1.
+func (b *insectaBoard) groups(cells *[insectaRows][insectaCols]int) []int {
+	group := make([]int, len(b.Tiles))
+	for n := range group {
+		group[n] = -1
+	}
+	next := 0
+	for n, t := range b.Tiles {
+		r, c, ok := t.placed()
+		if !ok || cells[r][c] != n+1 || group[n] >= 0 {
+			continue
+		}
+		b.flood(cells, group, r, c, next)
+		next++
+	}
+	return group
+}
+
+// flood gives group g to every tile linked, directly or not, to the tile on
+// row r, column c.
+func (b *insectaBoard) flood(cells *[insectaRows][insectaCols]int, group []int, r, c, g int) {
+	stack := [][2]int{{r, c}}
+	group[cells[r][c]-1] = g
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		kind := b.Tiles[cells[p[0]][p[1]]-1].Kind
+		for dr := -1; dr <= 1; dr++ {
+			for dc := -1; dc <= 1; dc++ {
+				nr, nc := p[0]+dr, p[1]+dc
+				if (dr == 0 && dc == 0) || nr < 0 || nr >= insectaRows || nc < 0 || nc >= insectaCols {
+					continue
+				}
+				m := cells[nr][nc] - 1
+				if m < 0 || group[m] >= 0 {
+					continue
+				}
+				side := dr == 0 || dc == 0
+				if side != (b.Tiles[m].Kind == kind) {
+					group[m] = g
+					stack = append(stack, [2]int{nr, nc})
+				}
+			}
+		}
+	}
+}
+
+// validateMedals checks each claimed medal: a known id, claimed once (a
+// second claim moves the marker on the same tile), and a marker level.
+func (b *insectaBoard) validateMedals(base string, verr *ValidationError) {
+	seen := map[string]bool{}
+	for n, m := range b.Medals {
+		ptr := fmt.Sprintf("%s/medals/%d", base, n)
+		switch {
+		case m.Medal == "":
+			verr.Add(ptr+"/medal", "choose the medal")
+		case insectaLabel(insectaMedals, m.Medal) == "":
+			verr.Add(ptr+"/medal", "%q is not a medal; use for example continent:africa, order:coleoptera, size:small, institution:entomological-society or institution:any", m.Medal)
+		case seen[m.Medal]:
+			verr.Add(ptr+"/medal", "%s is already listed; a medal is claimed once and its marker moved up later",
+				insectaLabel(insectaMedals, m.Medal))
+		}
+		seen[m.Medal] = true
+		switch {
+		case m.Level == nil:
+			verr.Add(ptr+"/level", "give the level of your marker on this medal")
+		case *m.Level < 1 || *m.Level > insectaMaxMedalLevel:
+			verr.Add(ptr+"/level", "a medal level is 1 to %d, not %d", insectaMaxMedalLevel, *m.Level)
+		}
+	}
+}
+
+// score computes a valid board's final score, tiebreak and warnings.
+func (b *insectaBoard) score(base string, oneFragment int) Scored {
+	favourites := 0
+	continents := map[string]bool{}
+	for _, t := range b.Tiles {
+		if t.Kind != "insect" {
+			continue
+		}
+		continents[*t.Continent] = true
+		if b.Researcher != "" && t.Wreath != nil && *t.Wreath == b.Researcher {
+			favourites++
+		}
+	}
+	bonus := 0
+	if len(continents) == len(insectaContinents) {
+		bonus = insectaFiveContinents
+	}
+	points := []int{b.Track, insectaPerFavourite * favourites, bonus, insectaFragmentPoints(b.Fragments, oneFragment)}
+	s := Scored{Breakdown: make([]Line, len(points))}
+	for i, p := range points {
+		s.Breakdown[i] = Line{Key: insectaBreakdown[i].ID, Label: insectaBreakdown[i].Label, Points: p}
+		s.Total += p
+	}
+	s.Tiebreaks = []Tiebreak{{Key: insectaTiebreak.ID, Label: insectaTiebreak.Label, Value: b.distinctInsects()}}
+	s.Warnings = b.warnings(base)
+	return s
+}
+
+// insectaFragmentPoints reads the printed line "-1 / 4 / 9"; the value for a
+// single fragment is the table's oneFragment variant.
+func insectaFragmentPoints(fragments, oneFragment int) int {
+	switch fragments {
+	case 1:
+		return oneFragment
+	case 2:
+		return 4
+	case 3:
+		return 9
+	}
+	return 0
+}
+
+// distinctInsects counts the "diversity of Insects with different names".
+// Names are folded like player names; a tile entered without a name stands
+// for its species by continent, order and size, kept apart from real names.
+func (b *insectaBoard) distinctInsects() int {
+	seen := map[string]bool{}
+	for _, t := range b.Tiles {
+		if t.Kind != "insect" {
+			continue
+		}
+		key := "traits:" + *t.Continent + "/" + *t.Order + "/" + *t.Size
+		if t.Name != nil && NameKey(*t.Name) != "" {
+			key = "name:" + NameKey(*t.Name)
+		}
+		seen[key] = true
+	}
+	return len(seen)
+}
+
+// warnings points at entries that are legal but look inconsistent. They do
+// not block scoring: abilities and mid-game changes can explain them.
+func (b *insectaBoard) warnings(base string) []FieldError {
+	var w ValidationError // only for its Add; these are warnings
+	if b.Researcher == "" && len(b.Tiles) > 0 {
+		w.Add(base+"/researcher", "choose a researcher to count her favourite insects")
+	}
+	if scored := b.scoredMailPoints(); b.Track < scored {
+		w.Add(base+"/track", "the scored mail tiles are worth %d points but the track shows %d; the track should include them", scored, b.Track)
+	}
+	for n, m := range b.Medals {
+		if have := b.medalCount(m.Medal); *m.Level > have {
+			w.Add(fmt.Sprintf("%s/medals/%d/level", base, n), "level %d on %s needs %d matching %s, but the collection has %d",
+				*m.Level, insectaLabel(insectaMedals, m.Medal), *m.Level, insectaMedalUnit(m.Medal), have)
+		}
+	}
+	return w.Errors
+}
+
+// scoredMailPoints sums the flipped Mail tiles, whose points went on the track.
+func (b *insectaBoard) scoredMailPoints() int {
+	sum := 0
+	for _, t := range b.Tiles {
+		if t.Kind == "mail" && t.scored() {
+			sum += *t.Points
+		}
+	}
+	return sum
+}
+
+// scored says whether a Mail tile was flipped; not saying means not yet.
+func (t insectaTile) scored() bool { return t.Scored != nil && *t.Scored }
+
+// medalCount is the highest level the collection supports for a medal:
+// insects with the medal's attribute, or completed (scored) Mail tiles.
+func (b *insectaBoard) medalCount(medal string) int {
+	attr, value, _ := strings.Cut(medal, ":")
+	count := 0
+	for _, t := range b.Tiles {
+		if t.Kind == "mail" {
+			if attr == "institution" && t.scored() && (value == "any" || value == *t.Institution) {
+				count++
+			}
+			continue
+		}
+		switch {
+		case attr == "continent" && value == *t.Continent,
+			attr == "order" && value == *t.Order,
+			attr == "size" && value == *t.Size:
+			count++
+		}
+	}
+	return count
+}
+
+// insectaMedalUnit names what a medal counts, for a warning.
+func insectaMedalUnit(medal string) string {
+	if strings.HasPrefix(medal, "institution:") {
+		return "scored mail tiles"
+	}
+	return "insects"
+}
