@@ -3,6 +3,7 @@ package api
 import (
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 )
@@ -68,4 +69,48 @@ func TestSecurityHeaders(t *testing.T) {
 			t.Errorf("%s: X-Content-Type-Options %q", path, got)
 		}
 	}
+}
+
+func readTestdata(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestScoreRulebookExamples scores the rulebooks' worked examples through
+// the API.
+func TestScoreRulebookExamples(t *testing.T) {
+	app := newTestApp(t)
+	hotel := `{"players": [
+		{"name": "Ana", "board": {"hotel": "blue", "floors": [{"species": "bee", "guests": 2}, {"species": "ant", "guests": 2}, {"species": "fly", "guests": 2}]}},
+		{"name": "Ben", "board": {"hotel": "red", "floors": [{"species": "bee", "guests": 1}, {"species": "ladybird", "guests": 2}, {"species": "earwig", "guests": 0}]}}]}`
+	runScenarios(t, app, []scenario{
+		{name: "Insectarium/Example - End of Game Scoring", method: "POST", path: "/api/v1/games/insectarium/score",
+			body: readTestdata(t, "insectarium-example.json"), status: 200,
+			want: map[string]any{"/game": "insectarium", "/complete": true, "/winners": []int{0},
+				"/results/0/total": 34, "/results/0/rank": 1, "/results/0/winner": true,
+				"/results/0/breakdown/0":        map[string]any{"key": "rows", "label": "Rows", "points": 15},
+				"/results/0/breakdown/1/points": 13, "/results/0/breakdown/2/points": 1, "/results/0/breakdown/3/points": 5,
+				"/results/0/tiebreaks/0/key": "displayTools", "/soloRating": "decent"}},
+		{name: "Insecta/End of the game: Laura 32, George 31", method: "POST", path: "/api/v1/games/insecta/score",
+			body: readTestdata(t, "insecta-example.json"), status: 200,
+			want: map[string]any{"/complete": true, "/winners": []int{0},
+				"/results/0/name": "Laura", "/results/0/total": 32, "/results/0/rank": 1,
+				"/results/1/name": "George", "/results/1/total": 31, "/results/1/rank": 2, "/results/1/winner": false,
+				"/results/0/breakdown/3":     map[string]any{"key": "fragments", "label": "Journal fragments", "points": 4},
+				"/results/1/breakdown/2/key": "continents", "/results/1/breakdown/2/points": 5}},
+		{name: "Insecta/oneFragment variant", method: "POST", path: "/api/v1/games/insecta/score",
+			body:   `{"players":[{"name":"Ana","board":{"researcher":"mary-kingsley","track":10,"fragments":1}},{"name":"Ben"}],"variants":{"oneFragment":1}}`,
+			status: 200, want: map[string]any{"/results/0/total": 11, "/complete": false, "/winners": []int{}}},
+		{name: "Insektenhotel/the first full hotel wins", method: "POST", path: "/api/v1/games/insektenhotel/score",
+			body: hotel, status: 200,
+			want: map[string]any{"/complete": true, "/winners": []int{0}, "/results/0/total": 6, "/results/1/total": 3,
+				"/results/1/rank": 2, "/results/0/breakdown/0/key": "guests"}},
+		{name: "a rule violation names the field", method: "POST", path: "/api/v1/games/insectarium/score",
+			body:   `{"players":[{"name":"Ana","board":{"grid":[[null,null,{"color":"red","insect":"moth","points":12}]]}}]}`,
+			status: 422, want: map[string]any{"/status": 422, "/errors/0/pointer": "/players/0/board/grid/0/2/points"}},
+	})
 }
