@@ -1,0 +1,243 @@
+package scoring
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Insektenhotel has no points: the standing of a player is the number of
+// guests in their hotel, and the first hotel with all six rooms filled wins
+// (rules/insektenhotel-rulebook.txt, "Goal of the Game", "End of the Game").
+
+const (
+	hotelFloorCount = 3 // floors per hotel, one species each
+	hotelRooms      = 2 // rooms per floor: a pair of one species
+	hotelFullGuests = hotelFloorCount * hotelRooms
+	hotelPerSpecies = 6 // tourist cards of each species in the box (36 / 6)
+)
+
+// hotelSpecies is the vocabulary of tourists, in the order forms show them.
+// Its order is also the index of a species among the tracker's card kinds.
+var hotelSpecies = []Option{
+	{ID: "bee", Label: "Bee"},
+	{ID: "ant", Label: "Ant"},
+	{ID: "fly", Label: "Fly"},
+	{ID: "ladybird", Label: "Ladybird"},
+	{ID: "butterfly", Label: "Butterfly"},
+	{ID: "earwig", Label: "Earwig"},
+}
+
+// hotelPlurals and hotelArticles let messages read as sentences.
+var (
+	hotelPlurals  = []string{"bees", "ants", "flies", "ladybirds", "butterflies", "earwigs"}
+	hotelArticles = []string{"a", "an", "a", "a", "a", "an"}
+)
+
+// hotelColours are the four printed hotels.
+var hotelColours = []Option{
+	{ID: "blue", Label: "Blue"},
+	{ID: "green", Label: "Green"},
+	{ID: "yellow", Label: "Yellow"},
+	{ID: "red", Label: "Red"},
+}
+
+// HotelFloor is one floor of a hotel: the species it takes and how many of
+// its two rooms are occupied.
+type HotelFloor struct {
+	Species string `json:"species"`
+	Guests  int    `json:"guests"`
+}
+
+// hotelBoard is the insektenhotel board format of the scoring API.
+type hotelBoard struct {
+	Hotel  string       `json:"hotel"`
+	Floors []HotelFloor `json:"floors"`
+}
+
+// insektenhotel implements Game.
+type insektenhotel struct{}
+
+func init() { Register(insektenhotel{}) }
+
+// Spec describes Insektenhotel for forms.
+func (insektenhotel) Spec() Spec {
+	return Spec{
+		Info:      Info{ID: "insektenhotel", Name: "Insektenhotel", MinPlayers: 2, MaxPlayers: 4},
+		Enums:     map[string][]Option{"species": hotelSpecies, "hotel": hotelColours},
+		Variants:  []VariantSpec{},
+		Breakdown: []Option{{ID: "guests", Label: "Guests"}},
+		Tiebreaks: []Option{},
+	}
+}
+
+// Evaluate checks every hotel on its own, then the table as a whole (hotel
+// colours, the card supply, a single winner), and counts guests.
+func (insektenhotel) Evaluate(players []PlayerInput, _ map[string]int) (*Evaluation, error) {
+	var verr ValidationError
+	boards := make([]hotelBoard, len(players))
+	valid := make([]bool, len(players))
+	for i, p := range players {
+		base := fmt.Sprintf("/players/%d/board", i)
+		if err := DecodeBoard(p.Board, base, &boards[i]); err != nil {
+			hotelMerge(&verr, base, err)
+			// A half-decoded board would only add noise to the table checks.
+			boards[i] = hotelBoard{}
+			continue
+		}
+		before := len(verr.Errors)
+		hotelCheckBoard(&verr, base, boards[i])
+		valid[i] = len(verr.Errors) == before
+	}
+	hotelCheckColours(&verr, boards)
+	hotelCheckSupply(&verr, boards)
+	full := hotelCheckFull(&verr, boards, valid)
+	if err := verr.Err(); err != nil {
+		return nil, err
+	}
+	ev := &Evaluation{Players: make([]Scored, len(players)), Complete: full == 1, TotalLabel: "guests"}
+	for i, b := range boards {
+		n := hotelGuests(b.Floors)
+		ev.Players[i] = Scored{Total: n, Breakdown: []Line{{Key: "guests", Label: "Guests", Points: n}}}
+	}
+	return ev, nil
+}
+
+// hotelMerge appends the problems of err to verr; any other error (which
+// DecodeBoard does not return) is kept as a problem of the board at base.
+func hotelMerge(verr *ValidationError, base string, err error) {
+	var v *ValidationError
+	if errors.As(err, &v) {
+		verr.Errors = append(verr.Errors, v.Errors...)
+		return
+	}
+	verr.Add(base, "%v", err)
+}
+
+// hotelCheckBoard checks what one hotel can get wrong by itself. A board may
+// be partial while a game runs, so a missing colour or floor is fine.
+func hotelCheckBoard(verr *ValidationError, base string, b hotelBoard) {
+	if b.Hotel != "" && hotelIndex(hotelColours, b.Hotel) < 0 {
+		verr.Add(base+"/hotel", "%q is not a hotel: choose %s", b.Hotel, hotelChoices(hotelColours))
+	}
+	if len(b.Floors) > hotelFloorCount {
+		verr.Add(base+"/floors", "a hotel has %d floors, not %d", hotelFloorCount, len(b.Floors))
+	}
+	seen := map[string]bool{}
+	for j, f := range b.Floors {
+		ptr := fmt.Sprintf("%s/floors/%d", base, j)
+		switch {
+		case f.Species == "":
+			verr.Add(ptr+"/species", "choose the species this floor is for")
+		case hotelIndex(hotelSpecies, f.Species) < 0:
+			verr.Add(ptr+"/species", "%q is not an Insektenhotel species: choose %s", f.Species, hotelChoices(hotelSpecies))
+		case seen[f.Species]:
+			verr.Add(ptr+"/species", "this hotel already has a floor for %s: its three floors are for three different species", hotelPlural(f.Species))
+		}
+		seen[f.Species] = true
+		if f.Guests < 0 || f.Guests > hotelRooms {
+			verr.Add(ptr+"/guests", "a floor has %d rooms, so it holds 0, 1 or 2 guests, not %d", hotelRooms, f.Guests)
+		}
+	}
+}
+
+// hotelCheckColours reports a hotel colour taken twice at the later player:
+// the box holds one hotel of each colour.
+func hotelCheckColours(verr *ValidationError, boards []hotelBoard) {
+	owner := map[string]int{}
+	for i, b := range boards {
+		if hotelIndex(hotelColours, b.Hotel) < 0 {
+			continue
+		}
+		if j, taken := owner[b.Hotel]; taken {
+			verr.Add(fmt.Sprintf("/players/%d/board/hotel", i), "the %s hotel is already player %d's: each player runs a hotel of their own colour", b.Hotel, j+1)
+			continue
+		}
+		owner[b.Hotel] = i
+	}
+}
+
+// hotelCheckSupply reports the floor at which the guests of one species
+// across all hotels exceed the six tourist cards the box holds.
+func hotelCheckSupply(verr *ValidationError, boards []hotelBoard) {
+	count := map[string]int{}
+	for i, b := range boards {
+		for j, f := range b.Floors {
+			if hotelIndex(hotelSpecies, f.Species) < 0 || f.Guests < 0 || f.Guests > hotelRooms {
+				continue
+			}
+			before := count[f.Species]
+			count[f.Species] += f.Guests
+			if before <= hotelPerSpecies && count[f.Species] > hotelPerSpecies {
+				verr.Add(fmt.Sprintf("/players/%d/board/floors/%d/guests", i, j),
+					"the game has only %d %s cards, and this floor makes %d %s across the hotels",
+					hotelPerSpecies, f.Species, count[f.Species], hotelPlural(f.Species))
+			}
+		}
+	}
+}
+
+// hotelCheckFull counts the full hotels among the valid boards. The game
+// stops when the first hotel fills, so a second full hotel is an error.
+func hotelCheckFull(verr *ValidationError, boards []hotelBoard, valid []bool) int {
+	full := 0
+	for i, b := range boards {
+		if !valid[i] || !hotelIsFull(b.Floors) {
+			continue
+		}
+		full++
+		if full > 1 {
+			verr.Add(fmt.Sprintf("/players/%d/board/floors", i), "only one hotel can fill first: the game ended when the first hotel was full")
+		}
+	}
+	return full
+}
+
+// hotelIsFull reports whether all six rooms are taken.
+func hotelIsFull(floors []HotelFloor) bool {
+	return len(floors) == hotelFloorCount && hotelGuests(floors) == hotelFullGuests
+}
+
+// hotelGuests counts the guests of a hotel.
+func hotelGuests(floors []HotelFloor) int {
+	n := 0
+	for _, f := range floors {
+		n += f.Guests
+	}
+	return n
+}
+
+// hotelIndex returns the position of id in opts, or -1.
+func hotelIndex(opts []Option, id string) int {
+	for i, o := range opts {
+		if o.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// hotelChoices lists the ids of opts for a message: "bee, ant or fly".
+func hotelChoices(opts []Option) string {
+	ids := make([]string, len(opts))
+	for i, o := range opts {
+		ids[i] = o.ID
+	}
+	return strings.Join(ids[:len(ids)-1], ", ") + " or " + ids[len(ids)-1]
+}
+
+// hotelPlural names a known species in the plural ("flies").
+func hotelPlural(species string) string {
+	if i := hotelIndex(hotelSpecies, species); i >= 0 {
+		return hotelPlurals[i]
+	}
+	return species
+}
+
+// hotelWithArticle names a known species with its article ("an ant").
+func hotelWithArticle(species string) string {
+	if i := hotelIndex(hotelSpecies, species); i >= 0 {
+		return hotelArticles[i] + " " + species
+	}
+	return species
+}
