@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net"
@@ -16,6 +17,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"insectscore/models"
 	_ "insectscore/scoring"
 )
 
@@ -38,13 +40,32 @@ type response struct {
 	body   []byte
 }
 
+// newTestApp builds the real app on a fresh in-memory SQLite database.
 func newTestApp(t testing.TB) *fiber.App {
 	t.Helper()
-	app, err := New(Config{})
+	app, _ := newTestAppWith(t, Config{})
+	return app
+}
+
+// newTestAppWith is newTestApp with settings; it returns the store too.
+func newTestAppWith(t testing.TB, cfg Config) (*fiber.App, *models.Store) {
+	t.Helper()
+	if cfg.Store == nil {
+		store, err := models.Open(context.Background(), ":memory:", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { store.Close() })
+		cfg.Store = store
+	}
+	if cfg.LANAddr == nil {
+		cfg.LANAddr = func() string { return "192.168.1.23" }
+	}
+	app, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return app
+	return app, cfg.Store
 }
 
 // call sends one request to app, checks the response against the OpenAPI

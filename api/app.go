@@ -4,11 +4,15 @@
 package api
 
 import (
+	"errors"
 	"log/slog"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/limiter"
 	"github.com/gofiber/fiber/v2/middleware/recover"
+
+	"insectscore/models"
 )
 
 // BodyLimit is the largest request body accepted. A full table of four
@@ -23,13 +27,27 @@ type Config struct {
 	Logger *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Store keeps tables; required.
+	Store *models.Store
+	// Broker carries live table updates to event streams; nil means an
+	// in-process broker.
+	Broker Broker
+	// Heartbeat is how often idle event streams get a comment; zero means
+	// 15 seconds.
+	Heartbeat time.Duration
+	// LANAddr, when set, replaces the lookup of this machine's LAN address
+	// used in join links for requests to localhost (tests pin it).
+	LANAddr func() string
 }
 
 // server holds what the handlers share.
 type server struct {
-	cfg    Config
-	log    *slog.Logger
-	assets *assets
+	cfg     Config
+	log     *slog.Logger
+	assets  *assets
+	store   *models.Store
+	broker  Broker
+	limiter fiber.Handler
 }
 
 // New builds the Fiber app with every route and middleware.
@@ -40,11 +58,25 @@ func New(cfg Config) (*fiber.App, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.Store == nil {
+		return nil, errors.New("api: Config.Store is required")
+	}
+	if cfg.Broker == nil {
+		cfg.Broker = models.NewMemoryBroker()
+	}
 	a, err := loadAssets()
 	if err != nil {
 		return nil, err
 	}
-	s := &server{cfg: cfg, log: cfg.Logger, assets: a}
+	s := &server{cfg: cfg, log: cfg.Logger, assets: a, store: cfg.Store, broker: cfg.Broker}
+	s.limiter = limiter.New(limiter.Config{
+		Max:                    30,
+		Expiration:             time.Minute,
+		SkipSuccessfulRequests: true,
+		LimitReached: func(c *fiber.Ctx) error {
+			return errorf(fiber.StatusTooManyRequests, "too many failed attempts: wait a minute and check the table code")
+		},
+	})
 	app := fiber.New(fiber.Config{
 		AppName:               "insectscore",
 		BodyLimit:             BodyLimit,
@@ -88,4 +120,11 @@ func (s *server) logRequests(c *fiber.Ctx) error {
 	s.log.Debug("request", "method", c.Method(), "path", c.Path(),
 		"status", c.Response().StatusCode(), "duration", s.cfg.Now().Sub(start))
 	return nil
+}
+
+// guessLimit slows down anyone guessing table codes: each client address
+// may get at most 30 failed answers (unknown code, bad request) a minute;
+// successful requests are not counted, so a real table is never throttled.
+func (s *server) guessLimit(c *fiber.Ctx) error {
+	return s.limiter(c)
 }

@@ -2,11 +2,13 @@ package api
 
 import (
 	"errors"
+	"fmt"
 	"log/slog"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/utils"
 
+	"insectscore/models"
 	"insectscore/scoring"
 )
 
@@ -17,6 +19,8 @@ type problem struct {
 	Status int                  `json:"status"`
 	Detail string               `json:"detail,omitempty"`
 	Errors []scoring.FieldError `json:"errors,omitempty"`
+	// CurrentVersion is the table's version when an If-Match was stale.
+	CurrentVersion *int `json:"currentVersion,omitempty"`
 }
 
 // httpError is an error a handler returns when it knows the status to send.
@@ -46,8 +50,21 @@ func toProblem(err error) (problem, bool) {
 		he   *httpError
 		verr *scoring.ValidationError
 		fe   *fiber.Error
+		ve   *models.VersionError
 	)
 	switch {
+	case errors.As(err, &ve):
+		p := newProblem(fiber.StatusConflict, fmt.Sprintf("the table changed meanwhile: it is at version %d now; reload and try again", ve.Current), nil)
+		p.CurrentVersion = &ve.Current
+		return p, true
+	case errors.Is(err, models.ErrNotFound):
+		return newProblem(fiber.StatusNotFound, "there is no such table or seat; check the code", nil), true
+	case errors.Is(err, models.ErrFinished):
+		return newProblem(fiber.StatusConflict, "this table is finished: its boards can no longer change", nil), true
+	case errors.Is(err, models.ErrTableFull):
+		return newProblem(fiber.StatusConflict, "this table is full", nil), true
+	case errors.Is(err, models.ErrConflict):
+		return newProblem(fiber.StatusConflict, "that was already done: the seat is claimed or the name is taken", nil), true
 	case errors.As(err, &verr):
 		return newProblem(fiber.StatusUnprocessableEntity, "some entries break the rules", verr.Errors), true
 	case errors.As(err, &he):

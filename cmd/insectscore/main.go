@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"insectscore/api"
+	"insectscore/models"
 	_ "insectscore/scoring"
 )
 
@@ -84,12 +85,18 @@ func run(args []string, getenv func(string) string, stderr io.Writer) error {
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	slog.SetDefault(log)
 
-	app, err := api.New(api.Config{BaseURL: cfg.BaseURL, Logger: log})
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	store, err := models.Open(ctx, cfg.DB, log)
+	if err != nil {
+		return fmt.Errorf("open database: %w", err)
+	}
+	defer store.Close()
+	broker := models.NewMemoryBroker()
+	app, err := api.New(api.Config{BaseURL: cfg.BaseURL, Logger: log, Store: store, Broker: broker})
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-	defer stop()
 	errc := make(chan error, 1)
 	go func() {
 		log.Info("listening", "addr", cfg.Addr, "db", cfg.DB)
@@ -101,6 +108,7 @@ func run(args []string, getenv func(string) string, stderr io.Writer) error {
 	case <-ctx.Done():
 	}
 	log.Info("shutting down")
+	broker.Close() // ends open event streams, which would hold the drain
 	if err := app.ShutdownWithTimeout(10 * time.Second); err != nil {
 		return err
 	}

@@ -1,0 +1,87 @@
+package api
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/valyala/fasthttp"
+
+	"insectscore/models"
+)
+
+// Broker carries table updates to the event streams. The in-process
+// models.MemoryBroker serves one server; a PostgreSQL LISTEN/NOTIFY broker
+// will serve several replicas.
+type Broker interface {
+	Subscribe(code string) *models.Subscription
+	Publish(code string, ev models.Event)
+}
+
+// heartbeat is how often an idle stream gets a comment line, so proxies keep
+// it open and a dead client is noticed by the failed write.
+const heartbeat = 15 * time.Second
+
+// tableEvents answers GET /api/v1/tables/{code}/events: a Server-Sent Events
+// stream with an event "table" carrying the table JSON on every change. The
+// event id is the table version; a client that resumes with Last-Event-ID
+// gets the current table at once only if it changed since.
+func (s *server) tableEvents(c *fiber.Ctx) error {
+	t, v, err := s.loadView(c.UserContext(), strings.ToUpper(c.Params("code")))
+	if err != nil {
+		return err
+	}
+	first, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	last, err := strconv.Atoi(c.Get("Last-Event-ID"))
+	if err != nil {
+		last = -1
+	}
+	sub := s.broker.Subscribe(t.Code)
+	c.Set(fiber.HeaderContentType, "text/event-stream")
+	c.Set(fiber.HeaderCacheControl, "no-cache")
+	c.Set("X-Accel-Buffering", "no")
+	every := s.cfg.Heartbeat
+	if every <= 0 {
+		every = heartbeat
+	}
+	c.Context().SetBodyStreamWriter(fasthttp.StreamWriter(func(w *bufio.Writer) {
+		defer sub.Close()
+		fmt.Fprintf(w, "retry: 2000\n\n")
+		if t.Version > last {
+			writeEvent(w, models.Event{Version: t.Version, Data: first})
+		}
+		if w.Flush() != nil {
+			return
+		}
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		for {
+			select {
+			case _, open := <-sub.C:
+				if !open {
+					return // shutting down
+				}
+				if ev, ok := sub.Latest(); ok {
+					writeEvent(w, ev)
+				}
+			case <-tick.C:
+				fmt.Fprintf(w, ": heartbeat\n\n")
+			}
+			if w.Flush() != nil {
+				return // the client is gone
+			}
+		}
+	}))
+	return nil
+}
+
+func writeEvent(w *bufio.Writer, ev models.Event) {
+	fmt.Fprintf(w, "id: %d\nevent: table\ndata: %s\n\n", ev.Version, ev.Data)
+}

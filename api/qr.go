@@ -1,0 +1,124 @@
+package api
+
+import (
+	"fmt"
+	"net"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+	qrcode "github.com/skip2/go-qrcode"
+)
+
+// joinURL is the link a phone at the table opens to join: the configured
+// base URL, or else the origin the request came to. A request to localhost
+// would give a link no other phone can open, so localhost is swapped for
+// this machine's LAN address.
+func (s *server) joinURL(c *fiber.Ctx, code string) string {
+	base := s.cfg.BaseURL
+	if base == "" {
+		host := c.Hostname()
+		name, port, err := net.SplitHostPort(host)
+		if err != nil {
+			name, port = host, ""
+		}
+		if isLocalhost(name) {
+			if ip := s.lanIP(); ip != "" {
+				name = ip
+			}
+		}
+		if port != "" {
+			name = net.JoinHostPort(name, port)
+		} else if strings.Contains(name, ":") {
+			name = "[" + name + "]"
+		}
+		base = c.Protocol() + "://" + name
+	}
+	return base + "/t/" + code
+}
+
+func isLocalhost(host string) bool {
+	host = strings.Trim(host, "[]")
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// lanIP returns the first private IPv4 address of this machine, or "".
+func (s *server) lanIP() string {
+	if s.cfg.LANAddr != nil {
+		return s.cfg.LANAddr()
+	}
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		return ""
+	}
+	for _, a := range addrs {
+		ipn, ok := a.(*net.IPNet)
+		if !ok {
+			continue
+		}
+		if ip := ipn.IP.To4(); ip != nil && ip.IsPrivate() {
+			return ip.String()
+		}
+	}
+	return ""
+}
+
+// qrSize is the side of the PNG in pixels: large enough to scan from
+// across a table when shown full-width on a phone.
+const qrSize = 512
+
+// tableQRPNG answers GET /api/v1/tables/{code}/qr.png.
+func (s *server) tableQRPNG(c *fiber.Ctx) error {
+	t, err := s.findTable(c)
+	if err != nil {
+		return err
+	}
+	png, err := qrcode.Encode(s.joinURL(c, t.Code), qrcode.Medium, qrSize)
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderContentType, "image/png")
+	c.Set(fiber.HeaderCacheControl, "private, max-age=3600")
+	return c.Send(png)
+}
+
+// tableQRSVG answers GET /api/v1/tables/{code}/qr.svg.
+func (s *server) tableQRSVG(c *fiber.Ctx) error {
+	t, err := s.findTable(c)
+	if err != nil {
+		return err
+	}
+	svg, err := qrSVG(s.joinURL(c, t.Code))
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderContentType, "image/svg+xml")
+	c.Set(fiber.HeaderCacheControl, "private, max-age=3600")
+	return c.SendString(svg)
+}
+
+// qrSVG draws the QR code of text as one SVG path of unit squares, with
+// the quiet zone the encoder includes.
+func qrSVG(text string) (string, error) {
+	q, err := qrcode.New(text, qrcode.Medium)
+	if err != nil {
+		return "", err
+	}
+	bits := q.Bitmap()
+	var b strings.Builder
+	n := len(bits)
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" shape-rendering="crispEdges">`, n, n)
+	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="#fff"/><path fill="#000" d="`, n, n)
+	for y, row := range bits {
+		for x, on := range row {
+			if on {
+				fmt.Fprintf(&b, "M%d %dh1v1h-1z", x, y)
+			}
+		}
+	}
+	b.WriteString(`"/></svg>`)
+	return b.String(), nil
+}

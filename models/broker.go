@@ -1,0 +1,113 @@
+package models
+
+import "sync"
+
+// Event is one live update of a table: its version and its JSON.
+type Event struct {
+	Version int
+	Data    []byte
+}
+
+// MemoryBroker fans table updates out to the subscribers of one process.
+// A subscriber that falls behind only ever needs the newest state, so each
+// subscription holds at most one pending event and a newer one replaces it.
+type MemoryBroker struct {
+	mu     sync.Mutex
+	subs   map[string]map[*Subscription]struct{}
+	closed bool
+}
+
+// Subscription receives the updates of one table until Close.
+type Subscription struct {
+	// C is signalled when Latest has a newer event; it is closed when the
+	// broker shuts down.
+	C      chan struct{}
+	mu     sync.Mutex
+	latest *Event
+	code   string
+	b      *MemoryBroker
+}
+
+// NewMemoryBroker returns an empty in-process broker.
+func NewMemoryBroker() *MemoryBroker {
+	return &MemoryBroker{subs: map[string]map[*Subscription]struct{}{}}
+}
+
+// Subscribe starts receiving the updates of the table with code.
+func (b *MemoryBroker) Subscribe(code string) *Subscription {
+	s := &Subscription{C: make(chan struct{}, 1), code: code, b: b}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		close(s.C)
+		return s
+	}
+	if b.subs[code] == nil {
+		b.subs[code] = map[*Subscription]struct{}{}
+	}
+	b.subs[code][s] = struct{}{}
+	return s
+}
+
+// Publish hands ev to every subscriber of the table with code. It never
+// blocks on a slow subscriber.
+func (b *MemoryBroker) Publish(code string, ev Event) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for s := range b.subs[code] {
+		s.offer(ev)
+	}
+}
+
+// Close ends every subscription, so open event streams finish and the
+// server can shut down.
+func (b *MemoryBroker) Close() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return
+	}
+	b.closed = true
+	for _, set := range b.subs {
+		for s := range set {
+			close(s.C)
+		}
+	}
+	b.subs = nil
+}
+
+func (s *Subscription) offer(ev Event) {
+	s.mu.Lock()
+	if s.latest == nil || ev.Version > s.latest.Version {
+		s.latest = &ev
+	}
+	s.mu.Unlock()
+	select {
+	case s.C <- struct{}{}:
+	default: // already signalled; Latest will return the newest event
+	}
+}
+
+// Latest returns the newest event not yet taken, if any.
+func (s *Subscription) Latest() (Event, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.latest == nil {
+		return Event{}, false
+	}
+	ev := *s.latest
+	s.latest = nil
+	return ev, true
+}
+
+// Close stops the subscription.
+func (s *Subscription) Close() {
+	s.b.mu.Lock()
+	defer s.b.mu.Unlock()
+	if set := s.b.subs[s.code]; set != nil {
+		delete(set, s)
+		if len(set) == 0 {
+			delete(s.b.subs, s.code)
+		}
+	}
+}

@@ -1,0 +1,43 @@
+package models
+
+import (
+	"testing"
+	"time"
+)
+
+func TestMemoryBroker(t *testing.T) {
+	b := NewMemoryBroker()
+	sub := b.Subscribe("ABC234")
+	other := b.Subscribe("XYZ789")
+	b.Publish("ABC234", Event{Version: 1, Data: []byte("one")})
+	b.Publish("ABC234", Event{Version: 2, Data: []byte("two")})
+	b.Publish("ABC234", Event{Version: 1, Data: []byte("stale")})
+	select {
+	case <-sub.C:
+	case <-time.After(time.Second):
+		t.Fatal("no signal")
+	}
+	got, ok := sub.Latest()
+	if !ok || got.Version != 2 || string(got.Data) != "two" {
+		t.Fatalf("Latest = %+v %v, want version 2 (newest wins, stale ignored)", got, ok)
+	}
+	if _, ok := sub.Latest(); ok {
+		t.Error("Latest returned the same event twice")
+	}
+	if _, ok := other.Latest(); ok {
+		t.Error("an event leaked to another table")
+	}
+	sub.Close()
+	b.Publish("ABC234", Event{Version: 3})
+	if _, ok := sub.Latest(); ok {
+		t.Error("a closed subscription still receives")
+	}
+	b.Close()
+	if _, open := <-other.C; open {
+		t.Error("Close did not end the subscription")
+	}
+	late := b.Subscribe("ABC234")
+	if _, open := <-late.C; open {
+		t.Error("subscribing to a closed broker gives an open channel")
+	}
+}

@@ -1,0 +1,89 @@
+package models
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base32"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// CodeAlphabet is the characters of a table code: digits and capitals
+// without the look-alikes 0, O, 1, I and L, so a code read aloud or off a
+// screen is typed right.
+const CodeAlphabet = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+
+// CodeLength is the number of characters of a table code: 31⁶ ≈ 887
+// million codes, so collisions are rare and guessing an open table is
+// hopeless.
+const CodeLength = 6
+
+// tokenBytes is the entropy of a host or seat token: 256 bits.
+const tokenBytes = 32
+
+// newCode draws a table code from r without modulo bias: a byte is used
+// only below the largest multiple of the alphabet's size.
+func newCode(r io.Reader) (string, error) {
+	const n = len(CodeAlphabet)
+	const limit = 256 - 256%n
+	out := make([]byte, 0, CodeLength)
+	buf := make([]byte, CodeLength)
+	for len(out) < CodeLength {
+		if _, err := io.ReadFull(r, buf[:CodeLength-len(out)]); err != nil {
+			return "", fmt.Errorf("models: random code: %w", err)
+		}
+		for _, b := range buf[:CodeLength-len(out)] {
+			if int(b) < limit {
+				out = append(out, CodeAlphabet[int(b)%n])
+			}
+		}
+	}
+	return string(out), nil
+}
+
+// normalizeCode makes a typed code match a stored one.
+func normalizeCode(code string) string {
+	return strings.ToUpper(strings.TrimSpace(code))
+}
+
+// newToken draws a bearer token: 32 random bytes, base64url without
+// padding (43 characters), safe in a URL and an Authorization header.
+func newToken(r io.Reader) (string, error) {
+	b := make([]byte, tokenBytes)
+	if _, err := io.ReadFull(r, b); err != nil {
+		return "", fmt.Errorf("models: random token: %w", err)
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
+}
+
+// hashToken is what the database keeps of a token: a copied database
+// then grants no one a seat. A fast hash is enough for 256 random bits.
+func hashToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+// tokenMatches compares a presented token with a stored hash in constant
+// time, so response times reveal nothing about the hash.
+func tokenMatches(token string, hash *string) bool {
+	if hash == nil || *hash == "" {
+		return false
+	}
+	return subtle.ConstantTimeCompare([]byte(hashToken(token)), []byte(*hash)) == 1
+}
+
+var playIDEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+
+// newPlayID draws a play id: 80 random bits as 16 lowercase characters.
+// Random rather than sequential, so plays exported from one server import
+// into another without renumbering.
+func newPlayID(r io.Reader) (string, error) {
+	b := make([]byte, 10)
+	if _, err := io.ReadFull(r, b); err != nil {
+		return "", fmt.Errorf("models: random play id: %w", err)
+	}
+	return playIDEncoding.EncodeToString(b), nil
+}

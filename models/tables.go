@@ -1,0 +1,538 @@
+package models
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+
+	"insectscore/scoring"
+)
+
+// Status is where a table is in its life.
+type Status string
+
+// A table is open while boards are entered and finished once its result is
+// history; a finished table refuses every change.
+const (
+	StatusOpen     Status = "open"
+	StatusFinished Status = "finished"
+)
+
+// Table is a live table session as callers see it.
+type Table struct {
+	Code     string
+	Game     string
+	Status   Status
+	Version  int
+	Variants map[string]int
+	// Seats are ordered by seat number.
+	Seats      []Seat
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+	FinishedAt *time.Time
+	// PlayID and Standings are the recorded result once finished: the
+	// standings as scored at finish, which later rule fixes do not change.
+	// They are empty while open, and if the play was deleted since.
+	PlayID    string
+	Standings json.RawMessage
+}
+
+// Seat is one player's place at a table.
+type Seat struct {
+	Seat int
+	Name string
+	// Claimed says someone holds the seat's token, so it cannot be claimed
+	// again.
+	Claimed bool
+	// Board is nil until a board is saved.
+	Board json.RawMessage
+}
+
+// NewTable is what starting a table needs.
+type NewTable struct {
+	Game     string
+	Names    []string
+	Variants map[string]int
+	// Boards, if given, has one board per name (nil for none yet).
+	Boards []json.RawMessage
+}
+
+// Role is what a bearer token may do at one table. Authorize always sets
+// Seat: -1 unless the token is a seat's. Build a Role only through
+// Authorize; the zero Role would claim seat 0.
+type Role struct {
+	Host bool
+	Seat int
+}
+
+// Valid reports whether the token belongs to the table at all, which
+// separates a wrong token (401) from a right token used out of its bounds
+// (403).
+func (r Role) Valid() bool { return r.Host || r.Seat >= 0 }
+
+// CanEditSeat reports whether the token may change the given seat's board:
+// the host may change any seat, a seat token only its own.
+func (r Role) CanEditSeat(seat int) bool { return r.Host || (r.Seat >= 0 && r.Seat == seat) }
+
+// The GORM models: unexported, so nothing outside the store binds to them.
+
+type tableRow struct {
+	ID            int64
+	Code          string
+	Game          string
+	HostTokenHash string
+	Variants      string
+	Status        Status
+	Version       int
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+	FinishedAt    *time.Time
+}
+
+func (tableRow) TableName() string { return "tables" }
+
+type seatRow struct {
+	ID        int64
+	TableID   int64
+	Seat      int
+	Name      string
+	NameKey   string
+	TokenHash *string
+	Claimed   bool
+	Board     *string
+	UpdatedAt time.Time
+}
+
+func (seatRow) TableName() string { return "seats" }
+
+type moveRow struct {
+	ID        int64
+	TableID   int64
+	Seq       int
+	Body      string
+	CreatedAt time.Time
+}
+
+func (moveRow) TableName() string { return "moves" }
+
+type playRow struct {
+	ID         string
+	TableID    *int64
+	Game       string
+	Variants   string
+	Boards     string
+	Standings  string
+	StartedAt  time.Time
+	FinishedAt time.Time
+}
+
+func (playRow) TableName() string { return "plays" }
+
+// codeAttempts bounds the retries on a code collision; at today's odds
+// (one in 887 million per open table) a second attempt is already rare.
+const codeAttempts = 8
+
+// CreateTable starts a table with a seat per name and returns it with the
+// host token, which is shown once: only its hash is kept. Two names that
+// differ only in case or spacing are ErrConflict.
+func (s *Store) CreateTable(ctx context.Context, nt NewTable) (table *Table, hostToken string, err error) {
+	if nt.Boards != nil && len(nt.Boards) != len(nt.Names) {
+		return nil, "", fmt.Errorf("models: %d boards for %d names", len(nt.Boards), len(nt.Names))
+	}
+	variants, err := encodeVariants(nt.Variants)
+	if err != nil {
+		return nil, "", err
+	}
+	boards := make([]*string, len(nt.Names))
+	for i := range nt.Boards {
+		if boards[i], err = boardText(nt.Boards[i]); err != nil {
+			return nil, "", err
+		}
+	}
+	host, err := newToken(s.Rand)
+	if err != nil {
+		return nil, "", err
+	}
+	now := s.now()
+	row := tableRow{Game: nt.Game, HostTokenHash: hashToken(host), Variants: variants,
+		Status: StatusOpen, Version: 1, CreatedAt: now, UpdatedAt: now}
+	var t *Table
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		err := s.insertWithFreshCode(tx, &row)
+		if err != nil {
+			return err
+		}
+		if t, err = tableFromRow(row); err != nil {
+			return err
+		}
+		for i, name := range nt.Names {
+			name = strings.TrimSpace(name)
+			if name == "" {
+				return fmt.Errorf("models: seat %d has no name", i)
+			}
+			seat := seatRow{TableID: row.ID, Seat: i, Name: name, NameKey: scoring.NameKey(name), Board: boards[i], UpdatedAt: now}
+			if err := tx.Create(&seat).Error; err != nil {
+				return err
+			}
+			t.Seats = append(t.Seats, seatFromRow(seat))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, "", translate(err)
+	}
+	return t, host, nil
+}
+
+// insertWithFreshCode inserts row under a new random code, drawing again
+// when the code is taken. ON CONFLICT DO NOTHING rather than catching the
+// error, because a failed statement aborts a PostgreSQL transaction.
+func (s *Store) insertWithFreshCode(tx *gorm.DB, row *tableRow) error {
+	for range codeAttempts {
+		code, err := newCode(s.Rand)
+		if err != nil {
+			return err
+		}
+		row.Code = code
+		res := tx.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "code"}}, DoNothing: true}).Create(row)
+		if res.Error != nil {
+			return res.Error
+		}
+		if res.RowsAffected == 1 {
+			return nil
+		}
+		row.ID = 0
+	}
+	return fmt.Errorf("models: no free table code after %d attempts", codeAttempts)
+}
+
+// FindTableByCode returns the table with its seats, and its result once
+// finished. Codes are matched case-insensitively, as people type them.
+func (s *Store) FindTableByCode(ctx context.Context, code string) (*Table, error) {
+	var t *Table
+	err := s.read(ctx, func(tx *gorm.DB) error {
+		var row tableRow
+		if err := tx.Where("code = ?", normalizeCode(code)).Take(&row).Error; err != nil {
+			return err
+		}
+		var err error
+		if t, err = tableFromRow(row); err != nil {
+			return err
+		}
+		var seats []seatRow
+		if err := tx.Where("table_id = ?", row.ID).Order("seat").Find(&seats).Error; err != nil {
+			return err
+		}
+		for _, sr := range seats {
+			t.Seats = append(t.Seats, seatFromRow(sr))
+		}
+		if row.Status != StatusFinished {
+			return nil
+		}
+		// Find, not Take: a play deleted from history leaves its table
+		// finished, just without a result.
+		var plays []playRow
+		if err := tx.Select("id", "standings").Where("table_id = ?", row.ID).Limit(1).Find(&plays).Error; err != nil {
+			return err
+		}
+		if len(plays) == 1 {
+			t.PlayID, t.Standings = plays[0].ID, json.RawMessage(plays[0].Standings)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// AddSeat seats a new player who joined by the table's code and returns
+// the seat number with its token. A name already at the table is
+// ErrConflict; a table at its game's player limit is ErrTableFull.
+func (s *Store) AddSeat(ctx context.Context, code, name string) (seat int, seatToken string, err error) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return 0, "", errors.New("models: a seat needs a name")
+	}
+	token, err := newToken(s.Rand)
+	if err != nil {
+		return 0, "", err
+	}
+	_, err = s.change(ctx, code, nil, func(tx *gorm.DB, t *tableRow, now time.Time) error {
+		var n struct{ Seats, NextSeat int }
+		if err := tx.Model(&seatRow{}).Select("COUNT(*) AS seats, COALESCE(MAX(seat) + 1, 0) AS next_seat").
+			Where("table_id = ?", t.ID).Scan(&n).Error; err != nil {
+			return err
+		}
+		if g, ok := scoring.Lookup(t.Game); ok && n.Seats >= g.Spec().MaxPlayers {
+			return ErrTableFull
+		}
+		hash := hashToken(token)
+		seat = n.NextSeat
+		return tx.Create(&seatRow{TableID: t.ID, Seat: seat, Name: name, NameKey: scoring.NameKey(name),
+			TokenHash: &hash, Claimed: true, UpdatedAt: now}).Error
+	})
+	if err != nil {
+		return 0, "", err
+	}
+	return seat, token, nil
+}
+
+// ClaimSeat hands out the token of a seat the host named, once: the first
+// phone to claim it holds it. A claimed seat is ErrConflict, a seat that
+// does not exist ErrNotFound.
+func (s *Store) ClaimSeat(ctx context.Context, code string, seat int) (seatToken string, err error) {
+	token, err := newToken(s.Rand)
+	if err != nil {
+		return "", err
+	}
+	_, err = s.change(ctx, code, nil, func(tx *gorm.DB, t *tableRow, now time.Time) error {
+		var row seatRow
+		if err := tx.Where("table_id = ? AND seat = ?", t.ID, seat).Take(&row).Error; err != nil {
+			return err
+		}
+		if row.Claimed {
+			return ErrConflict
+		}
+		return tx.Model(&seatRow{}).Where("id = ?", row.ID).
+			Updates(map[string]any{"token_hash": hashToken(token), "claimed": true, "updated_at": now}).Error
+	})
+	if err != nil {
+		return "", err
+	}
+	return token, nil
+}
+
+// Authorize says what token may do at the table: host, one seat, or
+// nothing (an unknown or empty token is a Role without rights, not an
+// error). Only an unknown table is ErrNotFound.
+func (s *Store) Authorize(ctx context.Context, code, token string) (Role, error) {
+	none := Role{Seat: -1}
+	var row tableRow
+	err := s.db.WithContext(ctx).Select("id", "host_token_hash").Where("code = ?", normalizeCode(code)).Take(&row).Error
+	if err != nil {
+		return none, translate(err)
+	}
+	if token == "" {
+		return none, nil
+	}
+	if tokenMatches(token, &row.HostTokenHash) {
+		return Role{Host: true, Seat: -1}, nil
+	}
+	var seats []seatRow
+	err = s.db.WithContext(ctx).Select("seat", "token_hash").Where("table_id = ? AND token_hash IS NOT NULL", row.ID).Find(&seats).Error
+	if err != nil {
+		return none, translate(err)
+	}
+	for _, st := range seats {
+		if tokenMatches(token, st.TokenHash) {
+			return Role{Seat: st.Seat}, nil
+		}
+	}
+	return none, nil
+}
+
+// SaveBoard stores a seat's board (JSON null clears it) and returns the
+// table's new version. With ifVersion set, a table that has changed since
+// is a *VersionError and nothing is saved, so two phones never overwrite
+// each other unseen.
+func (s *Store) SaveBoard(ctx context.Context, code string, seat int, board json.RawMessage, ifVersion *int) (int, error) {
+	text, err := boardText(board)
+	if err != nil {
+		return 0, err
+	}
+	return s.change(ctx, code, ifVersion, func(tx *gorm.DB, t *tableRow, now time.Time) error {
+		res := tx.Model(&seatRow{}).Where("table_id = ? AND seat = ?", t.ID, seat).
+			Updates(map[string]any{"board": text, "updated_at": now})
+		if res.Error == nil && res.RowsAffected == 0 {
+			return ErrNotFound
+		}
+		return res.Error
+	})
+}
+
+// AppendMove adds a turn to the table's move log (the Insektenhotel
+// tracker) and returns the new version. Pass the version the move was
+// checked against as ifVersion, so a move is never appended to a log that
+// changed after the check.
+func (s *Store) AppendMove(ctx context.Context, code string, body json.RawMessage, ifVersion *int) (int, error) {
+	if !json.Valid(body) {
+		return 0, errors.New("models: move is not valid JSON")
+	}
+	return s.change(ctx, code, ifVersion, func(tx *gorm.DB, t *tableRow, now time.Time) error {
+		var next int
+		if err := tx.Model(&moveRow{}).Select("COALESCE(MAX(seq), 0) + 1").Where("table_id = ?", t.ID).Scan(&next).Error; err != nil {
+			return err
+		}
+		return tx.Create(&moveRow{TableID: t.ID, Seq: next, Body: string(body), CreatedAt: now}).Error
+	})
+}
+
+// Moves returns the table's move log, oldest first.
+func (s *Store) Moves(ctx context.Context, code string) ([]json.RawMessage, error) {
+	var out []json.RawMessage
+	err := s.read(ctx, func(tx *gorm.DB) error {
+		var row tableRow
+		if err := tx.Select("id").Where("code = ?", normalizeCode(code)).Take(&row).Error; err != nil {
+			return err
+		}
+		var bodies []string
+		if err := tx.Model(&moveRow{}).Where("table_id = ?", row.ID).Order("seq").Pluck("body", &bodies).Error; err != nil {
+			return err
+		}
+		out = make([]json.RawMessage, len(bodies))
+		for i, b := range bodies {
+			out[i] = json.RawMessage(b)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// UndoLastMove removes the newest move and returns the new version;
+// ErrNotFound when the log is empty. ifVersion works as in AppendMove, so
+// two people pressing undo at once undo one move, not two.
+func (s *Store) UndoLastMove(ctx context.Context, code string, ifVersion *int) (int, error) {
+	return s.change(ctx, code, ifVersion, func(tx *gorm.DB, t *tableRow, now time.Time) error {
+		var last moveRow
+		if err := tx.Select("id").Where("table_id = ?", t.ID).Order("seq DESC").Take(&last).Error; err != nil {
+			return err
+		}
+		return tx.Delete(&moveRow{}, last.ID).Error
+	})
+}
+
+// FinishTable closes the table and records its play: the standings the
+// caller scored from the table at version, with the seats' final boards.
+// It returns the play's id. A table that changed after version was scored
+// is a *VersionError, so the recorded standings always match the boards.
+func (s *Store) FinishTable(ctx context.Context, code string, version int, standings json.RawMessage) (playID string, err error) {
+	if !json.Valid(standings) {
+		return "", errors.New("models: standings are not valid JSON")
+	}
+	id, err := newPlayID(s.Rand)
+	if err != nil {
+		return "", err
+	}
+	_, err = s.change(ctx, code, &version, func(tx *gorm.DB, t *tableRow, now time.Time) error {
+		var seats []seatRow
+		if err := tx.Where("table_id = ?", t.ID).Order("seat").Find(&seats).Error; err != nil {
+			return err
+		}
+		boards, err := encodeBoards(seats)
+		if err != nil {
+			return err
+		}
+		t.Status, t.FinishedAt = StatusFinished, &now
+		return tx.Create(&playRow{ID: id, TableID: &t.ID, Game: t.Game, Variants: t.Variants,
+			Boards: boards, Standings: string(standings), StartedAt: t.CreatedAt, FinishedAt: now}).Error
+	})
+	if err != nil {
+		return "", err
+	}
+	return id, nil
+}
+
+// change is every write to an open table: in one transaction it locks the
+// table's row, refuses a finished table and a stale ifVersion, runs fn,
+// and bumps the version, which it returns. fn may set t.Status and
+// t.FinishedAt. The lock is FOR UPDATE on PostgreSQL, so concurrent writers
+// queue and the later one sees the new version; SQLite's single writer
+// queues them already.
+func (s *Store) change(ctx context.Context, code string, ifVersion *int, fn func(tx *gorm.DB, t *tableRow, now time.Time) error) (int, error) {
+	var version int
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var t tableRow
+		err := tx.Clauses(clause.Locking{Strength: clause.LockingStrengthUpdate}).
+			Where("code = ?", normalizeCode(code)).Take(&t).Error
+		if err != nil {
+			return err
+		}
+		if t.Status == StatusFinished {
+			return ErrFinished
+		}
+		if ifVersion != nil && *ifVersion != t.Version {
+			return &VersionError{Current: t.Version}
+		}
+		now := s.now()
+		if err := fn(tx, &t, now); err != nil {
+			return err
+		}
+		version = t.Version + 1
+		return tx.Model(&tableRow{}).Where("id = ?", t.ID).Updates(map[string]any{
+			"version": version, "updated_at": now, "status": t.Status, "finished_at": t.FinishedAt,
+		}).Error
+	})
+	if err != nil {
+		return 0, translate(err)
+	}
+	return version, nil
+}
+
+func tableFromRow(r tableRow) (*Table, error) {
+	t := &Table{Code: r.Code, Game: r.Game, Status: r.Status, Version: r.Version, Variants: map[string]int{},
+		Seats: []Seat{}, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC()}
+	if r.FinishedAt != nil {
+		f := r.FinishedAt.UTC()
+		t.FinishedAt = &f
+	}
+	if err := json.Unmarshal([]byte(r.Variants), &t.Variants); err != nil {
+		return nil, fmt.Errorf("models: variants of table %s: %w", r.Code, err)
+	}
+	return t, nil
+}
+
+func seatFromRow(r seatRow) Seat {
+	st := Seat{Seat: r.Seat, Name: r.Name, Claimed: r.Claimed}
+	if r.Board != nil {
+		st.Board = json.RawMessage(*r.Board)
+	}
+	return st
+}
+
+func encodeVariants(v map[string]int) (string, error) {
+	if v == nil {
+		v = map[string]int{}
+	}
+	b, err := json.Marshal(v)
+	return string(b), err
+}
+
+// boardText is a board as stored: NULL for none or JSON null.
+func boardText(board json.RawMessage) (*string, error) {
+	trimmed := bytes.TrimSpace(board)
+	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
+		return nil, nil
+	}
+	if !json.Valid(trimmed) {
+		return nil, errors.New("models: board is not valid JSON")
+	}
+	s := string(board)
+	return &s, nil
+}
+
+// encodeBoards is a play's snapshot of the final boards, one per seat in
+// seat order, the same order as the standings' results.
+func encodeBoards(seats []seatRow) (string, error) {
+	type seatBoard struct {
+		Seat  int             `json:"seat"`
+		Name  string          `json:"name"`
+		Board json.RawMessage `json:"board"`
+	}
+	out := make([]seatBoard, len(seats))
+	for i, st := range seats {
+		out[i] = seatBoard{Seat: st.Seat, Name: st.Name, Board: json.RawMessage("null")}
+		if st.Board != nil {
+			out[i].Board = json.RawMessage(*st.Board)
+		}
+	}
+	b, err := json.Marshal(out)
+	return string(b), err
+}
