@@ -1,6 +1,7 @@
 // Package scoring holds the rules of the three games: how a final board is
-// validated and scored, and how ties are broken. It is pure: standard library
-// only, no clock, no I/O, so every rule can be tested as a table of boards.
+// validated and scored, and how ties are broken; and the OpenSkill rating
+// of players across plays. It is pure: standard library only, no clock, no
+// I/O, so every rule can be tested as a table of boards.
 //
 // A game is one file that registers itself with Register in an init function.
 // Score runs the checks every game shares (player count, names, variants),
