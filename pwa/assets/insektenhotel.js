@@ -1,0 +1,88 @@
+// insektenhotel.js: the Insektenhotel board form: the hotel's colour and
+// its three floors, each for one species with two rooms (0–2 guests).
+
+import { h } from './dom.js';
+import { enumOf, labelOf, segmented, select } from './widgets.js';
+
+/** @typedef {import('./api.js').Spec} Spec */
+/** @typedef {import('./score.js').FormContext} FormContext */
+/** @typedef {{species: string, guests: number}} Floor */
+/** @typedef {{hotel: string, floors: Floor[]}} Board */
+
+const floorCount = 3;
+const rooms = 2;
+
+/** @returns {Board} */
+function emptyBoard() {
+  return { hotel: '', floors: Array.from({ length: floorCount }, () => ({ species: '', guests: 0 })) };
+}
+
+/** @param {Board} b */
+function fit(b) {
+  if (typeof b.hotel !== 'string') b.hotel = '';
+  if (!Array.isArray(b.floors)) b.floors = [];
+  while (b.floors.length < floorCount) b.floors.push({ species: '', guests: 0 });
+}
+
+/**
+ * toRequest leaves out the floors not set up yet at the end, so a hotel can
+ * be scored while its floors are entered one by one. Indexes are kept, so
+ * the server's pointers still name the right floor.
+ * @param {Board} b
+ */
+function toRequest(b) {
+  const floors = [...b.floors];
+  while (floors.length && !floors[floors.length - 1].species && !floors[floors.length - 1].guests) floors.pop();
+  return { hotel: b.hotel, floors };
+}
+
+/** @param {Board} b */
+function progress(b) {
+  const n = (b?.floors ?? []).reduce((s, f) => s + (f.guests || 0), 0);
+  return `${n}/${floorCount * rooms} rooms`;
+}
+
+/**
+ * render draws the form for one board.
+ * @param {FormContext} ctx
+ */
+function render(ctx) {
+  const { spec, base } = ctx;
+  const board = /** @type {Board} */ (ctx.board);
+  fit(board);
+  const species = enumOf(spec, 'species');
+  const hotels = enumOf(spec, 'hotel');
+  const guestOptions = [{ id: '0', label: 'None' }, { id: '1', label: 'One' }, { id: '2', label: 'Pair' }];
+
+  /** @param {number} i */
+  const floor = (i) => {
+    const f = board.floors[i];
+    const ptr = `${base}/floors/${i}`;
+    const roomsEl = h('div', { class: 'rooms', 'aria-hidden': 'true' });
+    const drawRooms = () => {
+      roomsEl.replaceChildren(...Array.from({ length: rooms }, (_, k) => h('span', { class: ['room', k < f.guests && 'taken'] },
+        k < f.guests ? labelOf(species, f.species).slice(0, 2) || '•' : '')));
+    };
+    drawRooms();
+    return h('section', { class: 'floor field', dataset: { pointer: ptr } },
+      h('div', { class: 'floor-head' }, h('h3', {}, `Floor ${i + 1}`), roomsEl),
+      select({ label: 'Species', pointer: `${ptr}/species`, options: species, value: f.species, none: 'Choose…',
+        onChange: (v) => { f.species = v; drawRooms(); ctx.changed(); } }),
+      segmented({ label: 'Guests', pointer: `${ptr}/guests`, options: guestOptions, value: f.guests,
+        onChange: (v) => { f.guests = Number(v); drawRooms(); ctx.changed(); } }),
+      h('div', { class: 'msgs' }));
+  };
+
+  return h('div', { class: 'form form-hotel' },
+    hotels.length
+      ? segmented({ label: 'Hotel', pointer: `${base}/hotel`, options: hotels, value: board.hotel, swatch: 'swatch-',
+        onChange: (v) => { board.hotel = v; ctx.changed(); } })
+      : null,
+    h('div', { class: 'field floors', dataset: { pointer: `${base}/floors` } },
+      h('p', { class: 'label' }, 'Floors'),
+      h('p', { class: 'hint' }, 'Each floor takes one species in two rooms. Six guests fill the hotel and win.'),
+      Array.from({ length: floorCount }, (_, i) => floor(i)),
+      h('div', { class: 'msgs' })));
+}
+
+export default { emptyBoard, render, progress, toRequest };

@@ -1,0 +1,109 @@
+// problems.js: puts the server's field errors and warnings next to the
+// controls they are about.
+//
+// Every control that edits a value carries that value's JSON Pointer in a
+// data-pointer attribute (on its .field wrapper, or on a grid cell). For a
+// problem at "/players/0/board/grid/1/2/points" we look for an element with
+// exactly that pointer; if none is on screen (the card editor is closed) we
+// drop the last segment and try "/players/0/board/grid/1/2" (the cell),
+// and so on up to the board and the player. The message is written into the
+// nearest .field's message slot; what finds no element at all is returned,
+// so the caller can list it in a banner.
+
+import { h } from './dom.js';
+
+/** @typedef {import('./api.js').FieldError} FieldError */
+
+/**
+ * clearProblems removes every mark a previous markProblems made.
+ * @param {ParentNode} root
+ */
+export function clearProblems(root) {
+  root.querySelectorAll('.msg[data-generated]').forEach((m) => m.remove());
+  root.querySelectorAll('.has-error, .has-warning').forEach((el) => el.classList.remove('has-error', 'has-warning'));
+  root.querySelectorAll('[aria-invalid]').forEach((el) => el.removeAttribute('aria-invalid'));
+}
+
+/**
+ * markProblems shows each problem at the element its pointer names.
+ * @param {ParentNode} root
+ * @param {FieldError[]} problems
+ * @param {'error' | 'warning'} kind
+ * @returns {FieldError[]} the problems that matched no element
+ */
+export function markProblems(root, problems, kind) {
+  /** @type {FieldError[]} */
+  const unplaced = [];
+  for (const p of problems) {
+    const targets = findTargets(root, p.pointer);
+    if (targets.length === 0) {
+      unplaced.push(p);
+      continue;
+    }
+    for (const el of targets) mark(el, p, kind);
+  }
+  return unplaced;
+}
+
+/**
+ * findTargets returns the elements for the longest prefix of pointer that
+ * some data-pointer on screen equals.
+ * @param {ParentNode} root
+ * @param {string} pointer
+ * @returns {HTMLElement[]}
+ */
+export function findTargets(root, pointer) {
+  for (let p = pointer; p !== ''; p = parentPointer(p)) {
+    const found = /** @type {HTMLElement[]} */ ([...root.querySelectorAll(`[data-pointer="${CSS.escape(p)}"]`)]);
+    if (found.length) return found;
+  }
+  return [];
+}
+
+/**
+ * parentPointer drops the last reference token: "/a/b/0" → "/a/b".
+ * @param {string} p
+ */
+export function parentPointer(p) {
+  const i = p.lastIndexOf('/');
+  return i <= 0 ? '' : p.slice(0, i);
+}
+
+/**
+ * playerOf returns the player index a pointer is about, or -1.
+ * @param {string} pointer
+ */
+export function playerOf(pointer) {
+  const m = /^\/players\/(\d+)(\/|$)/.exec(pointer);
+  return m ? Number(m[1]) : -1;
+}
+
+/** @param {string} s */
+function capitalize(s) {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/**
+ * mark flags one element and writes the message into its field.
+ * @param {HTMLElement} el
+ * @param {FieldError} p
+ * @param {'error' | 'warning'} kind
+ */
+function mark(el, p, kind) {
+  const cls = kind === 'error' ? 'has-error' : 'has-warning';
+  el.classList.add(cls);
+  const fieldEl = el.classList.contains('field') ? el : el.closest('.field');
+  // A small target (a grid cell) names itself in the message, which goes
+  // under the whole grid.
+  const where = el !== fieldEl && el.dataset.where ? `${el.dataset.where}: ` : '';
+  if (kind === 'error') {
+    const control = el.matches('input, select, button') ? el : el.querySelector('input:not([type=radio]):not([type=checkbox]), select');
+    control?.setAttribute('aria-invalid', 'true');
+  }
+  if (!fieldEl) return;
+  fieldEl.classList.add(cls);
+  const slot = fieldEl.querySelector(':scope > .msgs') || fieldEl;
+  const textOf = where + (where ? p.detail : capitalize(p.detail));
+  for (const m of slot.querySelectorAll(':scope > .msg')) if (m.textContent === textOf) return;
+  slot.appendChild(h('p', { class: ['msg', kind === 'error' ? 'msg-error' : 'msg-warning'], dataset: { generated: '1' } }, textOf));
+}

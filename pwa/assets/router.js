@@ -1,0 +1,29 @@
+// router.js: History API navigation. Screens call navigate(); app.js
+// listens for the "route" event and for popstate and draws the screen.
+
+/**
+ * navigate shows another route without reloading the page.
+ * @param {string} path
+ * @param {{replace?: boolean}} [opts]
+ */
+export function navigate(path, opts = {}) {
+  if (opts.replace) history.replaceState(null, '', path);
+  else history.pushState(null, '', path);
+  window.dispatchEvent(new Event('route'));
+}
+
+/**
+ * interceptLinks turns clicks on same-origin links into navigate() calls.
+ * @param {Document} doc
+ */
+export function interceptLinks(doc) {
+  doc.addEventListener('click', (e) => {
+    if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    const a = /** @type {Element} */ (e.target).closest('a[href]');
+    if (!(a instanceof HTMLAnchorElement) || a.target || a.hasAttribute('download')) return;
+    const url = new URL(a.href);
+    if (url.origin !== location.origin || url.pathname.startsWith('/api/')) return;
+    e.preventDefault();
+    if (url.pathname + url.search !== location.pathname + location.search) navigate(url.pathname + url.search);
+  });
+}

@@ -1,0 +1,170 @@
+package pwa_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"image/png"
+	"io/fs"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"insectscore/pwa"
+)
+
+// These tests hold the embedded app to the layout the server relies on
+// (api/static.go) and to the CSP: no inline script, style or handlers.
+
+func read(t *testing.T, name string) string {
+	t.Helper()
+	b, err := fs.ReadFile(pwa.Files, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// assetFiles lists every file under assets/.
+func assetFiles(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	err := fs.WalkDir(pwa.Files, "assets", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			out = append(out, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestShellHasNoInlineCode(t *testing.T) {
+	html := read(t, "index.html")
+	for _, m := range regexp.MustCompile(`(?s)(<script\b[^>]*>)(.*?)</script>`).FindAllStringSubmatch(html, -1) {
+		if !strings.Contains(m[1], " src=") || strings.TrimSpace(m[2]) != "" {
+			t.Errorf("index.html has an inline script: %q", m[0])
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		re   *regexp.Regexp
+	}{
+		{"style element", regexp.MustCompile(`<style\b`)},
+		{"style attribute", regexp.MustCompile(`\sstyle\s*=`)},
+		{"event handler attribute", regexp.MustCompile(`\son[a-z]+\s*=`)},
+		{"javascript: URL", regexp.MustCompile(`(?i)javascript:`)},
+	} {
+		if m := tc.re.FindString(html); m != "" {
+			t.Errorf("index.html has a %s: %q", tc.name, m)
+		}
+	}
+}
+
+// assetRef matches an /assets/ path in the shell files.
+var assetRef = regexp.MustCompile(`/assets/[A-Za-z0-9._/-]+`)
+
+func TestShellReferencesExist(t *testing.T) {
+	for _, name := range []string{"index.html", "sw.js", "manifest.webmanifest"} {
+		for _, ref := range assetRef.FindAllString(read(t, name), -1) {
+			if ref == "/assets/" {
+				continue
+			}
+			if _, err := fs.Stat(pwa.Files, strings.TrimPrefix(ref, "/")); err != nil {
+				t.Errorf("%s refers to %s, which is not embedded", name, ref)
+			}
+		}
+	}
+}
+
+// The service worker precaches the whole shell, so the app opens offline;
+// a new asset must be added to its list.
+func TestServiceWorkerCachesEveryAsset(t *testing.T) {
+	sw := read(t, "sw.js")
+	listed := assetRef.FindAllString(sw, -1)
+	for _, f := range assetFiles(t) {
+		if !slices.Contains(listed, "/"+f) {
+			t.Errorf("sw.js does not precache /%s", f)
+		}
+	}
+	for _, want := range []string{"__VERSION__", "'/api/'", "caches.delete", "'navigate'"} {
+		if !strings.Contains(sw, want) {
+			t.Errorf("sw.js lacks %s", want)
+		}
+	}
+}
+
+// staticImport matches `import … from './x.js'` and `import './x.js'`.
+var staticImport = regexp.MustCompile(`(?m)^\s*import\s+(?:[^'"]*?\s+from\s+)?['"]([^'"]+)['"]`)
+
+func TestModulesImportEachOtherRelatively(t *testing.T) {
+	for _, f := range assetFiles(t) {
+		if path.Ext(f) != ".js" {
+			continue
+		}
+		for _, m := range staticImport.FindAllStringSubmatch(read(t, f), -1) {
+			spec := m[1]
+			if !strings.HasPrefix(spec, "./") {
+				t.Errorf("%s imports %q; modules import each other as ./name.js (the server versions the directory)", f, spec)
+				continue
+			}
+			if _, err := fs.Stat(pwa.Files, path.Join("assets", spec)); err != nil {
+				t.Errorf("%s imports %q, which is not embedded", f, spec)
+			}
+		}
+	}
+}
+
+func TestManifest(t *testing.T) {
+	var m struct {
+		Name            string `json:"name"`
+		ShortName       string `json:"short_name"`
+		StartURL        string `json:"start_url"`
+		Display         string `json:"display"`
+		ThemeColor      string `json:"theme_color"`
+		BackgroundColor string `json:"background_color"`
+		Icons           []struct {
+			Src, Sizes, Type, Purpose string
+		} `json:"icons"`
+	}
+	if err := json.Unmarshal([]byte(read(t, "manifest.webmanifest")), &m); err != nil {
+		t.Fatalf("manifest: %v", err)
+	}
+	for field, got := range map[string]string{"name": m.Name, "short_name": m.ShortName, "theme_color": m.ThemeColor, "background_color": m.BackgroundColor} {
+		if got == "" {
+			t.Errorf("manifest has no %s", field)
+		}
+	}
+	if m.StartURL != "/" || m.Display != "standalone" {
+		t.Errorf("start_url %q, display %q; want \"/\" and standalone", m.StartURL, m.Display)
+	}
+	seen := map[string]bool{}
+	for _, ic := range m.Icons {
+		seen[ic.Sizes+" "+ic.Purpose] = true
+		if ic.Type != "image/png" {
+			continue
+		}
+		b, err := fs.ReadFile(pwa.Files, strings.TrimPrefix(ic.Src, "/"))
+		if err != nil {
+			t.Errorf("icon %s: %v", ic.Src, err)
+			continue
+		}
+		img, err := png.Decode(bytes.NewReader(b))
+		if err != nil {
+			t.Errorf("icon %s is not a PNG: %v", ic.Src, err)
+			continue
+		}
+		if got := fmt.Sprintf("%dx%d", img.Bounds().Dx(), img.Bounds().Dy()); got != ic.Sizes {
+			t.Errorf("icon %s is %s, the manifest says %s", ic.Src, got, ic.Sizes)
+		}
+	}
+	for _, want := range []string{"192x192 any", "512x512 any", "512x512 maskable", "any any"} {
+		if !seen[want] {
+			t.Errorf("manifest has no icon %q", want)
+		}
+	}
+}
