@@ -72,6 +72,13 @@ func (insectarium) Spec() Spec {
 			"insect": slices.Clone(insectariumInsects),
 			"token":  slices.Concat(insectariumColors, insectariumInsects),
 			"tool":   slices.Clone(insectariumTools),
+			// The solo chart's verdicts, in the rulebook's words.
+			"soloRating": {
+				{"try-again", "Try again"},
+				{"decent", "Decent display board, considered for the Insectarium"},
+				{"excellent", "Excellent display board, accepted for the Insectarium"},
+				{"outstanding", "Outstanding display board: your name goes on the Insectarium plaque!"},
+			},
 		},
 		Variants: []VariantSpec{},
 		Grid:     &Grid{Rows: insectariumSize, Cols: insectariumSize},

@@ -585,10 +585,11 @@ func TestInsectariumSpec(t *testing.T) {
 		return strings.Join(out, ",")
 	}
 	wantEnums := map[string]string{
-		"color":  "yellow,red,green,white,black",
-		"insect": "butterfly,cricket,moth,bee,beetle",
-		"token":  "yellow,red,green,white,black,butterfly,cricket,moth,bee,beetle",
-		"tool":   "pin,label,mat",
+		"color":      "yellow,red,green,white,black",
+		"insect":     "butterfly,cricket,moth,bee,beetle",
+		"token":      "yellow,red,green,white,black,butterfly,cricket,moth,bee,beetle",
+		"tool":       "pin,label,mat",
+		"soloRating": "try-again,decent,excellent,outstanding",
 	}
 	if len(spec.Enums) != len(wantEnums) {
 		t.Errorf("enums = %v, want keys %v", spec.Enums, wantEnums)
