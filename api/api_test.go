@@ -31,6 +31,10 @@ type scenario struct {
 	status int
 	// want maps JSON Pointers into the response to the values they must hold.
 	want map[string]any
+	// wantHeader maps response header names to the values they must hold.
+	wantHeader map[string]string
+	// check, if set, asserts or keeps anything else of the response.
+	check func(t *testing.T, r response)
 }
 
 // response is what a test request got back.
@@ -83,6 +87,9 @@ func call(t testing.TB, app *fiber.App, method, path, body string, header map[st
 	for k, v := range header {
 		req.Header.Set(k, v)
 	}
+	if h, ok := header["Host"]; ok {
+		req.Host = h // net/http sends req.Host, not a Host header
+	}
 	resp, err := app.Test(req, -1)
 	if err != nil {
 		t.Fatalf("%s %s: %v", method, path, err)
@@ -108,6 +115,14 @@ func runScenarios(t *testing.T, app *fiber.App, scenarios []scenario) {
 				t.Fatalf("%s %s: status %d, want %d; body %s", sc.method, sc.path, r.status, sc.status, r.body)
 			}
 			checkJSON(t, r.body, sc.want)
+			for k, v := range sc.wantHeader {
+				if got := r.header.Get(k); got != v {
+					t.Errorf("header %s = %q, want %q", k, got, v)
+				}
+			}
+			if sc.check != nil {
+				sc.check(t, r)
+			}
 		})
 	}
 }

@@ -125,6 +125,18 @@ func (s *server) logRequests(c *fiber.Ctx) error {
 // guessLimit slows down anyone guessing table codes: each client address
 // may get at most 30 failed answers (unknown code, bad request) a minute;
 // successful requests are not counted, so a real table is never throttled.
+// It must be followed by answerErrors, or it never sees a failure.
 func (s *server) guessLimit(c *fiber.Ctx) error {
 	return s.limiter(c)
+}
+
+// answerErrors renders a handler's error at once rather than when it
+// reaches the app's error handler, so that guessLimit, which runs before
+// it, reads the status actually sent: an error still on its way up leaves
+// the status at 200, and the limiter would count it as a success.
+func (s *server) answerErrors(c *fiber.Ctx) error {
+	if err := c.Next(); err != nil {
+		return c.App().ErrorHandler(c, err)
+	}
+	return nil
 }

@@ -31,19 +31,24 @@ const heartbeat = 15 * time.Second
 // event id is the table version; a client that resumes with Last-Event-ID
 // gets the current table at once only if it changed since.
 func (s *server) tableEvents(c *fiber.Ctx) error {
-	t, v, err := s.loadView(c.UserContext(), strings.ToUpper(c.Params("code")))
+	// Subscribe before reading the table, so a change saved in between is
+	// not lost; an event the stream has already covered is skipped below.
+	code := strings.ToUpper(c.Params("code"))
+	sub := s.broker.Subscribe(code)
+	t, v, err := s.loadView(c.UserContext(), code)
 	if err != nil {
+		sub.Close()
 		return err
 	}
 	first, err := json.Marshal(v)
 	if err != nil {
+		sub.Close()
 		return err
 	}
 	last, err := strconv.Atoi(c.Get("Last-Event-ID"))
 	if err != nil {
 		last = -1
 	}
-	sub := s.broker.Subscribe(t.Code)
 	c.Set(fiber.HeaderContentType, "text/event-stream")
 	c.Set(fiber.HeaderCacheControl, "no-cache")
 	c.Set("X-Accel-Buffering", "no")
@@ -57,6 +62,7 @@ func (s *server) tableEvents(c *fiber.Ctx) error {
 		if t.Version > last {
 			writeEvent(w, models.Event{Version: t.Version, Data: first})
 		}
+		last = t.Version // the client has the table as read: skip up to it
 		if w.Flush() != nil {
 			return
 		}
@@ -68,8 +74,9 @@ func (s *server) tableEvents(c *fiber.Ctx) error {
 				if !open {
 					return // shutting down
 				}
-				if ev, ok := sub.Latest(); ok {
+				if ev, ok := sub.Latest(); ok && ev.Version > last {
 					writeEvent(w, ev)
+					last = ev.Version
 				}
 			case <-tick.C:
 				fmt.Fprintf(w, ": heartbeat\n\n")

@@ -18,6 +18,10 @@ const trackedGame = "insektenhotel"
 // addMove answers POST /api/v1/tables/{code}/moves: the player whose turn
 // it is (or the host, for a phone passed around) records one move.
 func (s *server) addMove(c *fiber.Ctx) error {
+	_, role, err := s.identify(c)
+	if err != nil {
+		return err
+	}
 	t, moves, err := s.trackedTable(c)
 	if err != nil {
 		return err
@@ -30,7 +34,7 @@ func (s *server) addMove(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.authorize(c, before.Turn); err != nil {
+	if err := permit(role, before.Turn); err != nil {
 		return err
 	}
 	if _, err := replay(t, append(moves, m)); err != nil {
@@ -54,6 +58,10 @@ func (s *server) addMove(c *fiber.Ctx) error {
 // undoMove answers DELETE /api/v1/tables/{code}/moves/last: the host or the
 // player who made the last move takes it back.
 func (s *server) undoMove(c *fiber.Ctx) error {
+	_, role, err := s.identify(c)
+	if err != nil {
+		return err
+	}
 	t, moves, err := s.trackedTable(c)
 	if err != nil {
 		return err
@@ -65,7 +73,7 @@ func (s *server) undoMove(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.authorize(c, before.Turn); err != nil {
+	if err := permit(role, before.Turn); err != nil {
 		return err
 	}
 	ifVersion, err := ifMatch(c)

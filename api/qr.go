@@ -18,8 +18,8 @@ func (s *server) joinURL(c *fiber.Ctx, code string) string {
 	if base == "" {
 		host := c.Hostname()
 		name, port, err := net.SplitHostPort(host)
-		if err != nil {
-			name, port = host, ""
+		if err != nil { // no port: a name, or an IPv6 address in brackets
+			name, port = strings.Trim(host, "[]"), ""
 		}
 		if isLocalhost(name) {
 			if ip := s.lanIP(); ip != "" {

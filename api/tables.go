@@ -371,28 +371,44 @@ func (s *server) publish(c *fiber.Ctx, code string) (tableView, error) {
 // parameter: the host may act on any seat, a seat token only on its own
 // seat (seat -1 means host only). It returns the table code.
 func (s *server) authorize(c *fiber.Ctx, seat int) (string, error) {
+	code, role, err := s.identify(c)
+	if err != nil {
+		return "", err
+	}
+	return code, permit(role, seat)
+}
+
+// identify reads the bearer token and finds whose it is at the table of
+// the :code parameter; no token, or one of no seat there, is a 401.
+func (s *server) identify(c *fiber.Ctx) (string, models.Role, error) {
 	code := strings.ToUpper(c.Params("code"))
 	token, ok := strings.CutPrefix(c.Get(fiber.HeaderAuthorization), "Bearer ")
 	if !ok || strings.TrimSpace(token) == "" {
 		c.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="insectscore"`)
-		return "", errorf(fiber.StatusUnauthorized, "this needs the host's or the seat's token (Authorization: Bearer …)")
+		return "", models.Role{}, errorf(fiber.StatusUnauthorized, "this needs the host's or the seat's token (Authorization: Bearer …)")
 	}
 	role, err := s.store.Authorize(c.UserContext(), code, strings.TrimSpace(token))
 	if err != nil {
-		return "", err
+		return "", role, err
 	}
+	if !role.Valid() {
+		c.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="insectscore", error="invalid_token"`)
+		return "", role, errorf(fiber.StatusUnauthorized, "this token does not belong to this table")
+	}
+	return code, role, nil
+}
+
+// permit says whether role may act for seat (-1: only the host may act).
+func permit(role models.Role, seat int) error {
 	switch {
 	case role.Host:
-		return code, nil
-	case !role.Valid():
-		c.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="insectscore", error="invalid_token"`)
-		return "", errorf(fiber.StatusUnauthorized, "this token does not belong to this table")
+		return nil
 	case seat < 0:
-		return "", errorf(fiber.StatusForbidden, "only the host can do this")
+		return errorf(fiber.StatusForbidden, "only the host can do this")
 	case role.Seat != seat:
-		return "", errorf(fiber.StatusForbidden, "a seat's token edits only its own board")
+		return errorf(fiber.StatusForbidden, "a seat's token acts only for its own seat")
 	}
-	return code, nil
+	return nil
 }
 
 func seatParam(c *fiber.Ctx) (int, error) {

@@ -1,0 +1,402 @@
+package api
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"insectscore/models"
+)
+
+// Live updates over a real listener: the stream is read with net/http the
+// way a browser's EventSource reads it.
+
+// eventWait bounds every wait for a block of the stream, so a missing event
+// fails the test instead of hanging it.
+const eventWait = 5 * time.Second
+
+// sseBlock is one block of an event stream: the fields up to a blank line.
+type sseBlock struct {
+	id, event, data, retry, comment string
+}
+
+// serveLive runs a new app with its own broker on a real listener. The
+// broker is closed before the server shuts down, as main does, so open
+// streams end and the shutdown does not wait for them.
+func serveLive(t *testing.T, cfg Config) (*fiber.App, string) {
+	t.Helper()
+	broker, ok := cfg.Broker.(interface{ Close() })
+	if cfg.Broker == nil {
+		b := models.NewMemoryBroker()
+		cfg.Broker, broker, ok = b, b, true
+	}
+	app, _ := newTestAppWith(t, cfg)
+	base := serve(t, app)
+	if ok {
+		t.Cleanup(broker.Close)
+	}
+	return app, base
+}
+
+// httpCall sends one request over the network, checks the answer against
+// the OpenAPI document, and returns it.
+func httpCall(t testing.TB, method, rawURL, body string, header map[string]string) response {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), eventWait)
+	defer cancel()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, rawURL, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, rawURL, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := response{status: resp.StatusCode, header: resp.Header, body: b}
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkOpenAPI(t, method, u.Path, r)
+	return r
+}
+
+// mustHTTP is httpCall that wants status.
+func mustHTTP(t testing.TB, method, rawURL, body string, header map[string]string, status int) response {
+	t.Helper()
+	r := httpCall(t, method, rawURL, body, header)
+	if r.status != status {
+		t.Fatalf("%s %s: status %d, want %d; body %s", method, rawURL, r.status, status, r.body)
+	}
+	return r
+}
+
+// openEvents opens a table's event stream, resuming after lastID unless it
+// is empty, and delivers its blocks until the test ends.
+func openEvents(t *testing.T, base, code, lastID string) <-chan sseBlock {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	req, err := http.NewRequestWithContext(ctx, "GET", base+"/api/v1/tables/"+code+"/events", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	if lastID != "" {
+		req.Header.Set("Last-Event-ID", lastID)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	if resp.StatusCode != 200 {
+		b, _ := io.ReadAll(resp.Body)
+		t.Fatalf("GET events: status %d: %s", resp.StatusCode, b)
+	}
+	for k, want := range map[string]string{"Content-Type": "text/event-stream", "Cache-Control": "no-cache"} {
+		if got := resp.Header.Get(k); got != want {
+			t.Errorf("events %s = %q, want %q", k, got, want)
+		}
+	}
+	ch := make(chan sseBlock)
+	go func() {
+		defer close(ch)
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+		var b sseBlock
+		for sc.Scan() {
+			line := sc.Text()
+			if line == "" {
+				select {
+				case ch <- b:
+				case <-ctx.Done():
+					return
+				}
+				b = sseBlock{}
+				continue
+			}
+			field, value, _ := strings.Cut(line, ":")
+			value = strings.TrimPrefix(value, " ")
+			switch field {
+			case "":
+				b.comment = value
+			case "id":
+				b.id = value
+			case "event":
+				b.event = value
+			case "data":
+				if b.data != "" {
+					b.data += "\n"
+				}
+				b.data += value
+			case "retry":
+				b.retry = value
+			default:
+				t.Errorf("unknown event stream field in %q", line)
+			}
+		}
+	}()
+	return ch
+}
+
+// nextBlock waits for the stream's next block.
+func nextBlock(t *testing.T, ch <-chan sseBlock) sseBlock {
+	t.Helper()
+	select {
+	case b, ok := <-ch:
+		if !ok {
+			t.Fatal("the event stream ended")
+		}
+		return b
+	case <-time.After(eventWait):
+		t.Fatalf("no event within %s", eventWait)
+	}
+	return sseBlock{}
+}
+
+// nextTable waits for the stream's next table event, passing over
+// heartbeats, and returns its id with the table it carries.
+func nextTable(t *testing.T, ch <-chan sseBlock) (string, tableView) {
+	t.Helper()
+	for {
+		b := nextBlock(t, ch)
+		if b.event == "" && b.data == "" {
+			continue
+		}
+		if b.event != "table" {
+			t.Fatalf("event %q, want table", b.event)
+		}
+		var v tableView
+		if err := json.Unmarshal([]byte(b.data), &v); err != nil {
+			t.Fatalf("event data is not a table: %v: %s", err, b.data)
+		}
+		return b.id, v
+	}
+}
+
+// wantRetry reads the block every stream opens with: the reconnect delay.
+// Once it has come, the stream is subscribed to the table's changes.
+func wantRetry(t *testing.T, ch <-chan sseBlock) {
+	t.Helper()
+	if b := nextBlock(t, ch); b.retry != "2000" || b.event != "" {
+		t.Fatalf("first block %+v, want retry: 2000", b)
+	}
+}
+
+// sameJSON wants two JSON texts to hold the same value.
+func sameJSON(t *testing.T, what string, got, want []byte) {
+	t.Helper()
+	var g, w any
+	if err := json.Unmarshal(got, &g); err != nil {
+		t.Fatalf("%s: %v: %s", what, err, got)
+	}
+	if err := json.Unmarshal(want, &w); err != nil {
+		t.Fatalf("%s: want: %v: %s", what, err, want)
+	}
+	gb, _ := json.Marshal(g)
+	wb, _ := json.Marshal(w)
+	if string(gb) != string(wb) {
+		t.Errorf("%s = %s, want %s", what, gb, wb)
+	}
+}
+
+// TestEventsFollowChanges: an open stream gets the table at once, then
+// every change: a board, a join and the finish.
+func TestEventsFollowChanges(t *testing.T) {
+	_, base := serveLive(t, Config{})
+	ct := decodeJSON[createdTable](t, mustHTTP(t, "POST", base+"/api/v1/tables",
+		`{"game": "insektenhotel", "players": ["Ana", "Ben"]}`, nil, 201))
+	host := bearer(ct.HostToken)
+	events := openEvents(t, base, ct.Code, "")
+	wantRetry(t, events)
+
+	id, v := nextTable(t, events)
+	if id != "1" || v.Version != 1 || v.Code != ct.Code || v.Status != "open" || len(v.Seats) != 2 {
+		t.Fatalf("first event id %s: %+v, want the table at version 1", id, v)
+	}
+
+	board := hotelJSON("blue", "bee:2", "ant:1", "fly:0")
+	saved := decodeJSON[struct{ Version int }](t, mustHTTP(t, "PUT", base+boardPath(ct.Code, 0), board, host, 200))
+	id, v = nextTable(t, events)
+	if id != "2" || v.Version != 2 || saved.Version != 2 {
+		t.Fatalf("after the PUT: event id %s, version %d, PUT answered %d; want 2", id, v.Version, saved.Version)
+	}
+	sameJSON(t, "seat 0's board", v.Seats[0].Board, []byte(board))
+	if v.Standings == nil || v.Standings.Results[0].Total != 3 {
+		t.Errorf("standings %+v, want Ana at 3 guests", v.Standings)
+	}
+
+	mustHTTP(t, "POST", base+"/api/v1/tables/"+ct.Code+"/seats", `{"name": "Cleo"}`, nil, 201)
+	id, v = nextTable(t, events)
+	if id != "3" || len(v.Seats) != 3 || v.Seats[2].Name != "Cleo" {
+		t.Fatalf("after the join: event id %s, seats %+v", id, v.Seats)
+	}
+
+	mustHTTP(t, "POST", base+"/api/v1/tables/"+ct.Code+"/seats/1/claim", "", nil, 200)
+	if id, v = nextTable(t, events); id != "4" || !v.Seats[1].Claimed {
+		t.Fatalf("after the claim: event id %s, seats %+v", id, v.Seats)
+	}
+
+	mustHTTP(t, "PUT", base+boardPath(ct.Code, 0), hotelJSON("blue", "bee:2", "ant:2", "fly:2"), host, 200)
+	if id, _ = nextTable(t, events); id != "5" {
+		t.Fatalf("after the second PUT: event id %s, want 5", id)
+	}
+	mustHTTP(t, "POST", base+"/api/v1/tables/"+ct.Code+"/finish", "", host, 200)
+	id, v = nextTable(t, events)
+	if id != "6" || v.Status != "finished" || v.Standings == nil || len(v.Standings.Winners) != 1 {
+		t.Fatalf("after finishing: event id %s: %+v", id, v)
+	}
+}
+
+// TestEventsResume: Last-Event-ID equal to the current version gets no
+// table at once, only the next change; an older one gets the table at once;
+// one ahead of the table still gets the next change.
+func TestEventsResume(t *testing.T) {
+	_, base := serveLive(t, Config{})
+	ct := decodeJSON[createdTable](t, mustHTTP(t, "POST", base+"/api/v1/tables",
+		`{"game": "insecta", "players": ["Ana", "Ben"]}`, nil, 201))
+	host := bearer(ct.HostToken)
+	mustHTTP(t, "PUT", base+boardPath(ct.Code, 0), `{"track": 3}`, host, 200) // version 2
+
+	current := openEvents(t, base, ct.Code, "2")
+	behind := openEvents(t, base, ct.Code, "1")
+	garbled := openEvents(t, base, ct.Code, "yesterday")
+	ahead := openEvents(t, base, ct.Code, "99") // say, from before a restore
+	wantRetry(t, current)
+	wantRetry(t, ahead)
+	wantRetry(t, behind)
+	wantRetry(t, garbled)
+	if id, v := nextTable(t, behind); id != "2" || v.Version != 2 {
+		t.Fatalf("resumed after 1: event id %s version %d, want the current table at 2", id, v.Version)
+	}
+	if id, _ := nextTable(t, garbled); id != "2" {
+		t.Fatalf("an unreadable Last-Event-ID: event id %s, want the current table at 2", id)
+	}
+
+	// The next table event of the up-to-date stream must be the next
+	// change: had the stream sent the table at once, it would be version 2.
+	mustHTTP(t, "PUT", base+boardPath(ct.Code, 1), `{"track": 5}`, host, 200) // version 3
+	for name, ch := range map[string]<-chan sseBlock{"current": current, "behind": behind, "garbled": garbled, "ahead": ahead} {
+		id, v := nextTable(t, ch)
+		if id != "3" || v.Version != 3 {
+			t.Errorf("%s stream: event id %s version %d, want 3", name, id, v.Version)
+			continue
+		}
+		sameJSON(t, name+" stream: seat 1's board", v.Seats[1].Board, []byte(`{"track": 5}`))
+	}
+}
+
+// TestEventsHeartbeat: an idle stream gets comment lines.
+func TestEventsHeartbeat(t *testing.T) {
+	_, base := serveLive(t, Config{Heartbeat: 50 * time.Millisecond})
+	ct := decodeJSON[createdTable](t, mustHTTP(t, "POST", base+"/api/v1/tables",
+		`{"game": "insecta", "players": ["Ana"]}`, nil, 201))
+	events := openEvents(t, base, ct.Code, "")
+	wantRetry(t, events)
+	if id, _ := nextTable(t, events); id != "1" {
+		t.Fatalf("first event id %s, want 1", id)
+	}
+	for range 2 {
+		if b := nextBlock(t, events); b.comment != "heartbeat" || b.event != "" || b.data != "" {
+			t.Fatalf("block %+v, want a heartbeat comment", b)
+		}
+	}
+}
+
+// TestEventsUnknownTable: a stream of no table is a 404 problem.
+func TestEventsUnknownTable(t *testing.T) {
+	_, base := serveLive(t, Config{})
+	r := mustHTTP(t, "GET", base+"/api/v1/tables/ZZZZZZ/events", "", nil, 404)
+	if ct := r.header.Get("Content-Type"); ct != "application/problem+json" {
+		t.Errorf("Content-Type %q", ct)
+	}
+}
+
+// slippingBroker is the real in-process broker with one change slipped in
+// just before the first subscription: the moment when a stream has read
+// the table but is not yet listening, if it does those in that order.
+type slippingBroker struct {
+	*models.MemoryBroker
+	once   sync.Once
+	mu     sync.Mutex
+	change func()
+}
+
+func (b *slippingBroker) Subscribe(code string) *models.Subscription {
+	b.once.Do(func() {
+		b.mu.Lock()
+		change := b.change
+		b.mu.Unlock()
+		change()
+	})
+	return b.MemoryBroker.Subscribe(code)
+}
+
+// TestEventsChangeWhileOpening: a change saved while a stream is opening
+// reaches it; it must not show the table as it was until the next change.
+func TestEventsChangeWhileOpening(t *testing.T) {
+	broker := &slippingBroker{MemoryBroker: models.NewMemoryBroker()}
+	_, base := serveLive(t, Config{Broker: broker})
+	ct := decodeJSON[createdTable](t, mustHTTP(t, "POST", base+"/api/v1/tables",
+		`{"game": "insecta", "players": ["Ana"]}`, nil, 201))
+	slipped := make(chan int, 1)
+	broker.mu.Lock()
+	broker.change = func() {
+		// This runs in the server: report the status rather than fail here.
+		req, _ := http.NewRequest("PUT", base+boardPath(ct.Code, 0), strings.NewReader(`{"track": 7}`))
+		req.Header.Set("Authorization", "Bearer "+ct.HostToken)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			slipped <- 0
+			return
+		}
+		resp.Body.Close()
+		slipped <- resp.StatusCode
+	}
+	broker.mu.Unlock()
+
+	events := openEvents(t, base, ct.Code, "")
+	if status := <-slipped; status != 200 {
+		t.Fatalf("the slipped-in PUT answered %d", status)
+	}
+	wantRetry(t, events)
+	id, v := nextTable(t, events)
+	if id == "1" {
+		// The stream read the table before the PUT; the PUT's event must follow.
+		id, v = nextTable(t, events)
+	}
+	if id != "2" || v.Version != 2 {
+		t.Fatalf("event id %s version %d, want the table after the PUT at 2", id, v.Version)
+	}
+	sameJSON(t, "seat 0's board", v.Seats[0].Board, []byte(`{"track": 7}`))
+	// And only once: the next table event is the next change.
+	mustHTTP(t, "PUT", base+boardPath(ct.Code, 0), `{"track": 8}`, bearer(ct.HostToken), 200)
+	if id, _ := nextTable(t, events); id != "3" {
+		t.Fatalf("event id %s after the second PUT, want 3", id)
+	}
+}
