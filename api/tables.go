@@ -51,6 +51,8 @@ type tableView struct {
 	// Hotel is the live turn tracker of an Insektenhotel table, once the
 	// first move is made.
 	Hotel *scoring.HotelState `json:"hotel,omitempty"`
+	// PlayID names the play a finished table recorded.
+	PlayID string `json:"playId,omitempty"`
 }
 
 type seatView struct {
@@ -339,6 +341,15 @@ func view(t *models.Table, moves []scoring.HotelMove) tableView {
 	}
 	if len(t.Seats) == 0 {
 		return v
+	}
+	if t.Status == models.StatusFinished && len(t.Standings) > 0 {
+		// History keeps the result as recorded; a later rules fix must
+		// not rewrite a finished game.
+		var res scoring.Result
+		if err := json.Unmarshal(t.Standings, &res); err == nil {
+			v.Standings, v.PlayID = &res, t.PlayID
+			return v
+		}
 	}
 	g, _ := scoring.Lookup(t.Game)
 	res, err := scoring.Score(g, req)

@@ -359,7 +359,12 @@ func TestTableSession(t *testing.T) {
 		runScenarios(t, app, []scenario{
 			{name: "get", method: "GET", path: base, status: 200, wantHeader: map[string]string{"ETag": `"13"`},
 				want: map[string]any{"/status": "finished", "/version": 13, "/standings/winners": []int{0},
-					"/seats/0/board/floors/2/guests": 2}},
+					"/seats/0/board/floors/2/guests": 2},
+				check: func(t *testing.T, r response) {
+					if got := decodeJSON[struct{ PlayID string }](t, r).PlayID; got != playID {
+						t.Errorf("playId %q, want the recorded %q", got, playID)
+					}
+				}},
 			{name: "put by the host", method: "PUT", path: boardPath(code, 1), body: benBoard, status: 409, header: host,
 				check: detailHas("finished")},
 			{name: "put by a seat", method: "PUT", path: boardPath(code, 0), body: anaBoard, status: 409, header: bearer(ana)},
