@@ -45,7 +45,8 @@ func isLocalhost(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// lanIP returns the first private IPv4 address of this machine, or "".
+// lanIP returns this machine's address on the local network: a private
+// IPv4 address if it has one, else any other routable IPv4 address, else "".
 func (s *server) lanIP() string {
 	if s.cfg.LANAddr != nil {
 		return s.cfg.LANAddr()
@@ -54,16 +55,28 @@ func (s *server) lanIP() string {
 	if err != nil {
 		return ""
 	}
+	return pickLANIP(addrs)
+}
+
+// pickLANIP prefers a private IPv4 address (a home or club network) and
+// falls back to the first other global unicast IPv4 address.
+func pickLANIP(addrs []net.Addr) string {
+	fallback := ""
 	for _, a := range addrs {
 		ipn, ok := a.(*net.IPNet)
 		if !ok {
 			continue
 		}
-		if ip := ipn.IP.To4(); ip != nil && ip.IsPrivate() {
+		ip := ipn.IP.To4()
+		switch {
+		case ip == nil || !ip.IsGlobalUnicast():
+		case ip.IsPrivate():
 			return ip.String()
+		case fallback == "":
+			fallback = ip.String()
 		}
 	}
-	return ""
+	return fallback
 }
 
 // qrSize is the side of the PNG in pixels: large enough to scan from

@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"image/draw"
 	"image/png"
+	"net"
 	"regexp"
 	"strconv"
 	"testing"
@@ -169,6 +170,37 @@ func TestJoinURL(t *testing.T) {
 			defer app.ReleaseCtx(c)
 			if got := s.joinURL(c, "ABC234"); got != tt.want {
 				t.Errorf("joinURL for host %q = %q, want %q", tt.host, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestPickLANIP(t *testing.T) {
+	cidr := func(s string) net.Addr {
+		ip, n, err := net.ParseCIDR(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n.IP = ip
+		return n
+	}
+	tests := []struct {
+		name  string
+		addrs []string
+		want  string
+	}{
+		{"private wins", []string{"127.0.0.1/8", "192.0.2.2/24", "192.168.1.23/24"}, "192.168.1.23"},
+		{"any routable address when none is private", []string{"127.0.0.1/8", "fe80::1/64", "192.0.2.2/24"}, "192.0.2.2"},
+		{"link-local and loopback are no use", []string{"127.0.0.1/8", "169.254.3.4/16", "::1/128"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var addrs []net.Addr
+			for _, a := range tt.addrs {
+				addrs = append(addrs, cidr(a))
+			}
+			if got := pickLANIP(addrs); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
 	}
