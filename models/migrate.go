@@ -2,12 +2,16 @@ package models
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"strings"
 	"time"
 
 	"gorm.io/gorm"
+
+	"insectscore/scoring"
 )
 
 // migration is one step of the schema's history. Once released, a
@@ -80,6 +84,216 @@ var migrations = []migration{
 		// History lists plays newest first and pages by (finished_at, id).
 		`CREATE INDEX plays_finished_at ON plays (finished_at, id)`,
 	)},
+	{ID: 3, Name: "groups, players and leaderboards", Up: migrateHistory},
+}
+
+// migrateHistory is migration 3: groups scope history, players are people
+// within a group, and every play gets one row per player, from which the
+// leaderboard aggregates are kept. Existing tables and plays join the
+// default group, and existing plays get their player rows from the
+// standings they recorded, so an upgraded server keeps its history.
+func migrateHistory(tx *gorm.DB) error {
+	err := execDDL(
+		// The id of a group other than the default is its invite: it is
+		// drawn with 160 random bits and never listed.
+		`CREATE TABLE groups (
+			id         TEXT PRIMARY KEY,
+			name       TEXT NOT NULL,
+			created_at {{time}} NOT NULL
+		)`,
+		// A self-hosted server works with no setup: everyone is in it.
+		`INSERT INTO groups (id, name, created_at) VALUES ('default', 'Our table', CURRENT_TIMESTAMP)`,
+		// Nullable because SQLite adds a REFERENCES column only with a NULL
+		// default; the store writes it on every new table and reads NULL
+		// as the default group.
+		`ALTER TABLE tables ADD COLUMN group_id TEXT REFERENCES groups (id)`,
+		`UPDATE tables SET group_id = 'default'`,
+	)(tx)
+	if err != nil {
+		return err
+	}
+	if err := addPlayGroup(tx); err != nil {
+		return err
+	}
+	err = execDDL(
+		// Plays of one group, newest first, by game or all games.
+		`CREATE INDEX plays_group ON plays (group_id, finished_at, id)`,
+		`CREATE INDEX plays_group_game ON plays (group_id, game, finished_at, id)`,
+		// name_key is scoring.NameKey(name): "Ana", "ana " and "ANA" are
+		// one player of a group.
+		`CREATE TABLE players (
+			id         TEXT PRIMARY KEY,
+			group_id   TEXT NOT NULL REFERENCES groups (id),
+			name       TEXT NOT NULL,
+			name_key   TEXT NOT NULL,
+			created_at {{time}} NOT NULL,
+			UNIQUE (group_id, name_key)
+		)`,
+		// One row per player of a play, in the order the play was scored
+		// (seat). name_as_entered keeps the name typed at the table, which
+		// a rename or merge of the player does not change.
+		`CREATE TABLE play_players (
+			play_id         TEXT NOT NULL REFERENCES plays (id) ON DELETE CASCADE,
+			seat            INTEGER NOT NULL,
+			player_id       TEXT NOT NULL REFERENCES players (id),
+			name_as_entered TEXT NOT NULL,
+			total           INTEGER NOT NULL,
+			rank            INTEGER NOT NULL,
+			winner          BOOLEAN NOT NULL,
+			breakdown       TEXT NOT NULL DEFAULT '[]',
+			board           TEXT,
+			PRIMARY KEY (play_id, seat),
+			UNIQUE (play_id, player_id)
+		)`,
+		`CREATE INDEX play_players_player ON play_players (player_id)`,
+		// The leaderboard, kept up to date as plays are recorded, so that
+		// reading it costs the same at any length of history. mu and sigma
+		// are the OpenSkill rating, ordinal its conservative estimate.
+		`CREATE TABLE player_stats (
+			group_id       TEXT NOT NULL REFERENCES groups (id),
+			game           TEXT NOT NULL,
+			player_id      TEXT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+			plays          INTEGER NOT NULL,
+			wins           INTEGER NOT NULL,
+			score_sum      BIGINT NOT NULL,
+			best_score     INTEGER NOT NULL,
+			rated_plays    INTEGER NOT NULL,
+			mu             DOUBLE PRECISION NOT NULL,
+			sigma          DOUBLE PRECISION NOT NULL,
+			ordinal        DOUBLE PRECISION NOT NULL,
+			last_played_at {{time}} NOT NULL,
+			PRIMARY KEY (group_id, game, player_id)
+		)`,
+		`CREATE INDEX player_stats_rating ON player_stats (group_id, game, ordinal)`,
+		// Each rated player's rating after each play, for the rating chart.
+		`CREATE TABLE rating_history (
+			play_id     TEXT NOT NULL REFERENCES plays (id) ON DELETE CASCADE,
+			player_id   TEXT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+			group_id    TEXT NOT NULL REFERENCES groups (id),
+			game        TEXT NOT NULL,
+			mu          DOUBLE PRECISION NOT NULL,
+			sigma       DOUBLE PRECISION NOT NULL,
+			ordinal     DOUBLE PRECISION NOT NULL,
+			finished_at {{time}} NOT NULL,
+			PRIMARY KEY (play_id, player_id)
+		)`,
+		`CREATE INDEX rating_history_player ON rating_history (player_id, game, finished_at)`,
+		// A rebuild deletes one group's game.
+		`CREATE INDEX rating_history_group ON rating_history (group_id, game)`,
+	)(tx)
+	if err != nil {
+		return err
+	}
+	if err := backfillPlayPlayers(tx); err != nil {
+		return err
+	}
+	// The aggregates are derived data, built by today's code. Should a
+	// later migration change player_stats or rating_history, this call
+	// fails on an old database in TestMigrationsUpgrade: then move it to
+	// the newest migration.
+	return rebuildGroup(tx, DefaultGroup)
+}
+
+// addPlayGroup gives every play a group, the default one for the plays
+// that exist. PostgreSQL adds the column with a default it then drops.
+// SQLite cannot add a REFERENCES column with a non-NULL default to a table
+// with rows, so it rebuilds the table, the way its documentation
+// prescribes for such changes; nothing references plays yet.
+func addPlayGroup(tx *gorm.DB) error {
+	if tx.Dialector.Name() == "postgres" {
+		return execDDL(
+			`ALTER TABLE plays ADD COLUMN group_id TEXT NOT NULL DEFAULT 'default' REFERENCES groups (id)`,
+			`ALTER TABLE plays ALTER COLUMN group_id DROP DEFAULT`,
+		)(tx)
+	}
+	return execDDL(
+		`CREATE TABLE plays_new (
+			id          TEXT PRIMARY KEY,
+			group_id    TEXT NOT NULL REFERENCES groups (id),
+			table_id    BIGINT UNIQUE REFERENCES tables (id) ON DELETE SET NULL,
+			game        TEXT NOT NULL,
+			variants    TEXT NOT NULL DEFAULT '{}',
+			boards      TEXT NOT NULL,
+			standings   TEXT NOT NULL,
+			started_at  {{time}} NOT NULL,
+			finished_at {{time}} NOT NULL
+		)`,
+		`INSERT INTO plays_new (id, group_id, table_id, game, variants, boards, standings, started_at, finished_at)
+			SELECT id, 'default', table_id, game, variants, boards, standings, started_at, finished_at FROM plays`,
+		`DROP TABLE plays`,
+		`ALTER TABLE plays_new RENAME TO plays`,
+		`CREATE INDEX plays_finished_at ON plays (finished_at, id)`,
+	)(tx)
+}
+
+// backfillPlayPlayers gives the plays recorded before migration 3 their
+// player rows, read from the standings and boards they stored, creating
+// the default group's players by name. A play whose standings do not list
+// one result per board is left without rows: it stays in the history but
+// counts for nobody. The code is frozen with the migration on purpose: it
+// reads what release 1 wrote, not what the store writes today.
+func backfillPlayPlayers(tx *gorm.DB) error {
+	type legacyPlay struct {
+		ID        string
+		Boards    string
+		Standings string
+	}
+	var plays []legacyPlay
+	if err := tx.Raw("SELECT id, boards, standings FROM plays ORDER BY finished_at, id").Scan(&plays).Error; err != nil {
+		return err
+	}
+	ids := map[string]string{} // name key → player id
+	for _, p := range plays {
+		var standings struct {
+			Results []struct {
+				Name      string          `json:"name"`
+				Total     int             `json:"total"`
+				Rank      int             `json:"rank"`
+				Winner    bool            `json:"winner"`
+				Breakdown json.RawMessage `json:"breakdown"`
+			} `json:"results"`
+		}
+		var boards []struct {
+			Seat  int             `json:"seat"`
+			Board json.RawMessage `json:"board"`
+		}
+		if json.Unmarshal([]byte(p.Standings), &standings) != nil || json.Unmarshal([]byte(p.Boards), &boards) != nil ||
+			len(standings.Results) == 0 || len(standings.Results) != len(boards) {
+			continue
+		}
+		for i, r := range standings.Results {
+			name := strings.TrimSpace(r.Name)
+			key := scoring.NameKey(name)
+			if key == "" {
+				return fmt.Errorf("play %s: result %d has no name", p.ID, i)
+			}
+			id, ok := ids[key]
+			if !ok {
+				var err error
+				if id, err = newPlayerID(rand.Reader); err != nil {
+					return err
+				}
+				ids[key] = id
+				if err := tx.Exec("INSERT INTO players (id, group_id, name, name_key, created_at) VALUES (?, 'default', ?, ?, CURRENT_TIMESTAMP)",
+					id, name, key).Error; err != nil {
+					return err
+				}
+			}
+			breakdown := "[]"
+			if len(r.Breakdown) > 0 && string(r.Breakdown) != "null" {
+				breakdown = string(r.Breakdown)
+			}
+			board, err := boardText(boards[i].Board)
+			if err != nil {
+				return fmt.Errorf("play %s: %w", p.ID, err)
+			}
+			if err := tx.Exec(`INSERT INTO play_players (play_id, seat, player_id, name_as_entered, total, rank, winner, breakdown, board)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, p.ID, boards[i].Seat, id, name, r.Total, r.Rank, r.Winner, breakdown, board).Error; err != nil {
+				return fmt.Errorf("play %s: %w", p.ID, err)
+			}
+		}
+	}
+	return nil
 }
 
 // ddlWords fills in the column types that differ between the databases.

@@ -2,13 +2,19 @@ package models
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
+	"fmt"
+	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+
+	"insectscore/scoring"
 )
 
 type appliedMigration struct {
@@ -33,64 +39,139 @@ func wantApplied(list []migration) []appliedMigration {
 	return out
 }
 
-// TestMigrationsUpgrade builds a database as the first release left it,
-// with data, and opens it with every migration.
+// TestMigrationsUpgrade builds a database as each release before play
+// history left it, with the rows that release wrote (by SQL, as today's
+// code writes today's schema), and opens it with every migration: tables
+// and plays join the default group, and the plays' players are found.
 func TestMigrationsUpgrade(t *testing.T) {
-	eachBackend(t, func(t *testing.T, dsn string) {
-		ctx := context.Background()
-		old := openList(t, dsn, migrations[:1])
-		if got, want := appliedMigrations(t, old), wantApplied(migrations[:1]); !reflect.DeepEqual(got, want) {
-			t.Fatalf("old database migrations = %v, want %v", got, want)
-		}
-		if old.db.Migrator().HasIndex("plays", "plays_finished_at") {
-			t.Fatal("migration 1 alone already has migration 2's index")
-		}
-		tbl, host, err := old.CreateTable(ctx, NewTable{Game: "insectarium", Names: []string{"Ana", "Ben"}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := old.SaveBoard(ctx, tbl.Code, 0, json.RawMessage(`{"supply":3}`), nil); err != nil {
-			t.Fatal(err)
-		}
-		playID, err := old.FinishTable(ctx, tbl.Code, 2, json.RawMessage(`{"winners":[0]}`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		open, _, err := old.CreateTable(ctx, NewTable{Game: "insecta", Names: []string{"Cleo"}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		wantFinished, _ := old.FindTableByCode(ctx, tbl.Code)
-		wantOpen, _ := old.FindTableByCode(ctx, open.Code)
-		old.Close()
+	for _, from := range []int{1, 2} {
+		t.Run(fmt.Sprintf("from %d", from), func(t *testing.T) {
+			eachBackend(t, func(t *testing.T, dsn string) { upgradeFrom(t, dsn, from) })
+		})
+	}
+}
 
-		s := openStore(t, dsn)
-		if got, want := appliedMigrations(t, s), wantApplied(migrations); !reflect.DeepEqual(got, want) {
-			t.Errorf("upgraded migrations = %v, want %v", got, want)
+func upgradeFrom(t *testing.T, dsn string, from int) {
+	ctx := context.Background()
+	old := openList(t, dsn, migrations[:from])
+	if got, want := appliedMigrations(t, old), wantApplied(migrations[:from]); !reflect.DeepEqual(got, want) {
+		t.Fatalf("old database migrations = %v, want %v", got, want)
+	}
+	start := time.Date(2025, 3, 1, 19, 0, 0, 0, time.UTC)
+	end := start.Add(50 * time.Minute)
+	exec := func(q string, args ...any) {
+		t.Helper()
+		if err := old.db.Exec(q, args...).Error; err != nil {
+			t.Fatalf("%s: %v", q, err)
 		}
-		if !s.db.Migrator().HasIndex("plays", "plays_finished_at") {
-			t.Error("upgraded database lacks plays_finished_at")
+	}
+	host := "host-token"
+	addTable := func(code, status string, names ...string) int64 {
+		var finished *time.Time
+		if status == "finished" {
+			finished = &end
 		}
-		for _, want := range []*Table{wantFinished, wantOpen} {
-			got, err := s.FindTableByCode(ctx, want.Code)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("table %s after upgrade:\n got %+v\nwant %+v", want.Code, got, want)
-			}
+		exec(`INSERT INTO tables (code, game, host_token_hash, variants, status, version, created_at, updated_at, finished_at)
+			VALUES (?, 'insectarium', ?, '{}', ?, 3, ?, ?, ?)`, code, hashToken(host), status, start, end, finished)
+		var id int64
+		old.db.Raw("SELECT id FROM tables WHERE code = ?", code).Scan(&id)
+		for i, n := range names {
+			exec(`INSERT INTO seats (table_id, seat, name, name_key, claimed, board, updated_at) VALUES (?, ?, ?, ?, FALSE, ?, ?)`,
+				id, i, n, scoring.NameKey(n), fmt.Sprintf(`{"supply":%d}`, i), start)
 		}
-		if wantFinished.PlayID != playID {
-			t.Errorf("play id = %q, want %q", wantFinished.PlayID, playID)
+		return id
+	}
+	addPlay := func(id string, table int64, at time.Time, standings string, names ...string) {
+		var boards []string
+		for i, n := range names {
+			boards = append(boards, fmt.Sprintf(`{"seat":%d,"name":%q,"board":{"supply":%d}}`, i, n, i))
 		}
-		if role, err := s.Authorize(ctx, tbl.Code, host); err != nil || !role.Host {
-			t.Errorf("host token after upgrade: %+v, %v", role, err)
+		exec(`INSERT INTO plays (id, table_id, game, variants, boards, standings, started_at, finished_at)
+			VALUES (?, ?, 'insectarium', '{}', ?, ?, ?, ?)`, id, table, "["+strings.Join(boards, ",")+"]", standings, start, at)
+	}
+	first := addTable("ABCDEF", "finished", "Ana", "Ben")
+	addPlay("playoneaaaaaaaaa", first, end, string(marshal(t, scored("insectarium", []string{"Ana", "Ben"}, []int{40, 30}))), "Ana", "Ben")
+	second := addTable("BCDEFG", "finished", "ben", "ANA", "Cleo")
+	addPlay("playtwoaaaaaaaaa", second, end.Add(time.Hour), string(marshal(t, scored("insectarium", []string{"ben", "ANA", "Cleo"}, []int{45, 20, 45}))), "ben", "ANA", "Cleo")
+	// A play whose standings list no results: kept, counted for nobody.
+	third := addTable("CDEFGH", "finished", "Dan")
+	addPlay("playthreeaaaaaaa", third, end.Add(2*time.Hour), `{"winners":[0]}`, "Dan")
+	addTable("DEFGHJ", "open", "Cleo", "Dan")
+	old.Close()
+
+	s := openStore(t, dsn)
+	if got, want := appliedMigrations(t, s), wantApplied(migrations); !reflect.DeepEqual(got, want) {
+		t.Errorf("upgraded migrations = %v, want %v", got, want)
+	}
+	for _, ti := range [][2]string{{"plays", "plays_finished_at"}, {"plays", "plays_group_game"}, {"play_players", "play_players_player"},
+		{"player_stats", "player_stats_rating"}, {"rating_history", "rating_history_group"}} {
+		if !s.db.Migrator().HasIndex(ti[0], ti[1]) {
+			t.Errorf("upgraded database lacks %s", ti[1])
 		}
-		// The upgraded database takes writes.
-		if _, err := s.SaveBoard(ctx, open.Code, 0, json.RawMessage(`{}`), nil); err != nil {
-			t.Errorf("write after upgrade: %v", err)
-		}
-	})
+	}
+	finished, err := s.FindTableByCode(ctx, "abcdef")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if finished.Group != DefaultGroup || finished.PlayID != "playoneaaaaaaaaa" || finished.Status != StatusFinished || len(finished.Seats) != 2 {
+		t.Errorf("finished table after upgrade = %+v", finished)
+	}
+	if role, err := s.Authorize(ctx, "ABCDEF", host); err != nil || !role.Host {
+		t.Errorf("host token after upgrade: %+v, %v", role, err)
+	}
+	play, err := s.FindPlay(ctx, DefaultGroup, "playoneaaaaaaaaa")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(play.Players) != 2 || play.Players[0].Player != "Ana" || play.Players[0].Total != 40 || !play.Players[0].Winner ||
+		string(play.Players[1].Board) != `{"supply":1}` || len(play.Players[1].Breakdown) != 1 || play.TableCode != "ABCDEF" {
+		t.Errorf("first play after upgrade = %+v", play)
+	}
+	plays, _, err := s.ListPlays(ctx, PlayFilter{Group: DefaultGroup})
+	if err != nil || len(plays) != 3 || plays[0].ID != "playthreeaaaaaaa" || len(plays[0].Results) != 0 || len(plays[1].Results) != 3 {
+		t.Errorf("plays after upgrade = %+v, %v; want 3, the newest without results", plays, err)
+	}
+	// Ana and "ANA" are one player; Ben and "ben" too. Play two is a
+	// shared win of Ben and Cleo.
+	lb := leaderboard(t, s, DefaultGroup, "insectarium")
+	type line struct {
+		Player      string
+		Plays, Wins int
+	}
+	var got []line
+	for _, e := range lb {
+		got = append(got, line{e.Player, e.Plays, e.Wins})
+	}
+	slices.SortFunc(got, func(a, b line) int { return strings.Compare(a.Player, b.Player) })
+	if want := []line{{"Ana", 2, 1}, {"Ben", 2, 1}, {"Cleo", 1, 1}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("leaderboard after upgrade = %+v, want %+v", got, want)
+	}
+	// The ratings are those of recording the plays today.
+	fresh := openStore(t, filepath.Join(t.TempDir(), "fresh.db"))
+	logPlay(t, fresh, DefaultGroup, hplay{"insectarium", end.Sub(t0), []string{"Ana", "Ben"}, []int{40, 30}})
+	logPlay(t, fresh, DefaultGroup, hplay{"insectarium", end.Add(time.Hour).Sub(t0), []string{"ben", "ANA", "Cleo"}, []int{45, 20, 45}})
+	sameHistory(t, s, fresh, "insectarium")
+
+	// Plays now belong to a group, by a reference both databases enforce.
+	quiet := s.db.Session(&gorm.Session{Logger: logger.Discard})
+	err = quiet.Exec(`INSERT INTO plays (id, group_id, game, variants, boards, standings, started_at, finished_at)
+		VALUES ('x', 'nosuchgroup', 'insecta', '{}', '[]', '{}', ?, ?)`, start, end).Error
+	if !errors.Is(err, gorm.ErrForeignKeyViolated) {
+		t.Errorf("play of a missing group: err = %v, want a foreign key violation", err)
+	}
+	// The upgraded database takes writes: the open table finishes into
+	// the default group's history.
+	open, _ := s.FindTableByCode(ctx, "DEFGHJ")
+	if open.Group != DefaultGroup {
+		t.Errorf("open table's group = %q", open.Group)
+	}
+	id := finish(t, s, "DEFGHJ")
+	if _, err := s.FindPlay(ctx, DefaultGroup, id); err != nil {
+		t.Errorf("play finished after upgrade: %v", err)
+	}
+	if _, _, err := s.CreateTable(ctx, NewTable{Game: "insecta", Names: []string{"Eve"}}); err != nil {
+		t.Errorf("create a table after upgrade: %v", err)
+	}
 }
 
 func TestMigrateTwiceIsNoop(t *testing.T) {

@@ -75,15 +75,36 @@ func tokenMatches(token string, hash *string) bool {
 	return subtle.ConstantTimeCompare([]byte(hashToken(token)), []byte(*hash)) == 1
 }
 
-var playIDEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+var idEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
 
 // newPlayID draws a play id: 80 random bits as 16 lowercase characters.
 // Random rather than sequential, so plays exported from one server import
 // into another without renumbering.
 func newPlayID(r io.Reader) (string, error) {
-	b := make([]byte, 10)
+	return newID(r, 10, "play id")
+}
+
+// newPlayerID draws a player id like a play id, for the same reason.
+func newPlayerID(r io.Reader) (string, error) {
+	return newID(r, 10, "player id")
+}
+
+// groupIDBytes is the entropy of a group id: 160 bits, as 32 characters.
+// Knowing a group's id is being in the group, so it must be as
+// unguessable as a token.
+const groupIDBytes = 20
+
+// newGroupID draws the id of a new group, which is also its invite code.
+func newGroupID(r io.Reader) (string, error) {
+	return newID(r, groupIDBytes, "group id")
+}
+
+// newID draws n random bytes as lowercase base32: URL-safe, and readable
+// aloud without case mattering.
+func newID(r io.Reader, n int, what string) (string, error) {
+	b := make([]byte, n)
 	if _, err := io.ReadFull(r, b); err != nil {
-		return "", fmt.Errorf("models: random play id: %w", err)
+		return "", fmt.Errorf("models: random %s: %w", what, err)
 	}
-	return playIDEncoding.EncodeToString(b), nil
+	return idEncoding.EncodeToString(b), nil
 }

@@ -122,3 +122,22 @@ func TestNewPlayID(t *testing.T) {
 		t.Errorf("play ids %q, %q: want two different 16-character lowercase ids", a, b)
 	}
 }
+
+func TestNewGroupID(t *testing.T) {
+	a, err := newGroupID(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := newGroupID(rand.Reader)
+	raw, err := idEncoding.DecodeString(a)
+	if err != nil || a == b || len(a) != 32 || strings.ToLower(a) != a {
+		t.Errorf("group ids %q, %q (%v): want two different 32-character lowercase base32 ids", a, b, err)
+	}
+	// The id is the invite: at least as hard to guess as 128 random bits.
+	if got := len(raw) * 8; got < 128 {
+		t.Errorf("group id has %d bits, want at least 128", got)
+	}
+	if _, err := newGroupID(bytes.NewReader(make([]byte, 5))); err == nil {
+		t.Error("newGroupID from an exhausted reader: nil error")
+	}
+}

@@ -1,12 +1,21 @@
 // Package models is insectscore's storage: the GORM models, the Store whose
 // methods are named for what the application wants done (FindTableByCode,
-// SaveBoard, FinishTable), the versioned schema migrations, and the brokers
-// that carry live updates.
+// SaveBoard, FinishTable, Leaderboard), the versioned schema migrations, and
+// the brokers that carry live updates.
 //
 // One SQLite file is the default so a self-hosted server needs no setup; a
 // postgres:// DSN runs the same schema on PostgreSQL so several replicas can
 // share it. Callers never see GORM: they get plain domain structs and the
 // store's own errors (ErrNotFound, ErrConflict, ErrFinished, *VersionError).
+//
+// History belongs to a group (the default one until people make their
+// own), so one server can keep several circles of players apart. A play is
+// written once with a row per player, and each group's leaderboards are
+// aggregates brought up to date in the same transaction, so that reading a
+// leaderboard costs the same after a thousand plays as after a hundred
+// thousand. Ratings depend on the order of plays: anything that changes
+// the past (a play logged late, an edit, a delete, a merge) rebuilds that
+// game's aggregates from the plays, in finish order.
 package models
 
 import (
@@ -31,7 +40,8 @@ import (
 // Errors the store returns in place of driver errors, so that the API maps
 // storage outcomes to HTTP statuses through one table without knowing GORM.
 var (
-	// ErrNotFound means no table, seat or move matches.
+	// ErrNotFound means no table, seat, move, group, player or play
+	// matches; a player or play of another group counts as none.
 	ErrNotFound = errors.New("models: not found")
 	// ErrConflict means the change collides with existing data: a seat
 	// already claimed, a name already seated.

@@ -30,15 +30,15 @@ import (
 // backend makes fresh, empty databases of one kind.
 type backend struct {
 	name string
-	dsn  func(t *testing.T) string
+	dsn  func(t testing.TB) string
 }
 
 func backends() []backend {
-	bs := []backend{{"sqlite", func(t *testing.T) string {
+	bs := []backend{{"sqlite", func(t testing.TB) string {
 		return filepath.Join(t.TempDir(), "insectscore.db")
 	}}}
 	if base := os.Getenv("INSECTSCORE_TEST_POSTGRES"); base != "" {
-		bs = append(bs, backend{"postgres", func(t *testing.T) string { return pgSchema(t, base) }})
+		bs = append(bs, backend{"postgres", func(t testing.TB) string { return pgSchema(t, base) }})
 	}
 	return bs
 }
@@ -59,7 +59,7 @@ func eachStore(t *testing.T, fn func(t *testing.T, s *Store)) {
 
 // pgSchema creates a schema with a random name and returns base with its
 // search_path set to it, so parallel runs never share tables.
-func pgSchema(t *testing.T, base string) string {
+func pgSchema(t testing.TB, base string) string {
 	t.Helper()
 	admin, err := gorm.Open(postgres.Open(base), &gorm.Config{Logger: logger.Discard})
 	if err != nil {
@@ -89,16 +89,16 @@ func pgSchema(t *testing.T, base string) string {
 	return u.String()
 }
 
-func testLogger(t *testing.T) *slog.Logger {
+func testLogger(t testing.TB) *slog.Logger {
 	return slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 }
 
-func openStore(t *testing.T, dsn string) *Store {
+func openStore(t testing.TB, dsn string) *Store {
 	t.Helper()
 	return openList(t, dsn, migrations)
 }
 
-func openList(t *testing.T, dsn string, list []migration) *Store {
+func openList(t testing.TB, dsn string, list []migration) *Store {
 	t.Helper()
 	s, err := open(context.Background(), dsn, testLogger(t), list)
 	if err != nil {
@@ -297,7 +297,7 @@ func TestReopen(t *testing.T) {
 			t.Fatal(err)
 		}
 		before, _ := s.FindTableByCode(ctx, created.Code)
-		playID, err := s.FinishTable(ctx, created.Code, before.Version, json.RawMessage(`{"winners":[0]}`))
+		playID, err := s.FinishTable(ctx, created.Code, before.Version, standingsOf(t, before))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -349,7 +349,7 @@ func TestForeignKeys(t *testing.T) {
 		if _, err := s.AppendMove(ctx, tbl.Code, json.RawMessage(`{}`), nil); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.FinishTable(ctx, tbl.Code, 2, json.RawMessage(`{}`)); err != nil {
+		if _, err := s.FinishTable(ctx, tbl.Code, 2, standingsOf(t, tbl)); err != nil {
 			t.Fatal(err)
 		}
 		quiet := s.db.Session(&gorm.Session{Logger: logger.Discard})

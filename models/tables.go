@@ -27,8 +27,10 @@ const (
 
 // Table is a live table session as callers see it.
 type Table struct {
-	Code     string
-	Game     string
+	Code string
+	Game string
+	// Group is the id of the group whose history the table's play joins.
+	Group    string
 	Status   Status
 	Version  int
 	Variants map[string]int
@@ -57,7 +59,10 @@ type Seat struct {
 
 // NewTable is what starting a table needs.
 type NewTable struct {
-	Game     string
+	Game string
+	// Group is the id of the group the table plays for; empty means
+	// DefaultGroup. An unknown group is ErrNotFound.
+	Group    string
 	Names    []string
 	Variants map[string]int
 	// Boards, if given, has one board per name (nil for none yet).
@@ -94,6 +99,9 @@ type tableRow struct {
 	CreatedAt     time.Time
 	UpdatedAt     time.Time
 	FinishedAt    *time.Time
+	// GroupID is NULL only for tables older than groups, which belong to
+	// the default group.
+	GroupID *string
 }
 
 func (tableRow) TableName() string { return "tables" }
@@ -124,6 +132,7 @@ func (moveRow) TableName() string { return "moves" }
 
 type playRow struct {
 	ID         string
+	GroupID    string
 	TableID    *int64
 	Game       string
 	Variants   string
@@ -161,10 +170,14 @@ func (s *Store) CreateTable(ctx context.Context, nt NewTable) (table *Table, hos
 		return nil, "", err
 	}
 	now := s.now()
+	group := groupOrDefault(nt.Group)
 	row := tableRow{Game: nt.Game, HostTokenHash: hashToken(host), Variants: variants,
-		Status: StatusOpen, Version: 1, CreatedAt: now, UpdatedAt: now}
+		Status: StatusOpen, Version: 1, CreatedAt: now, UpdatedAt: now, GroupID: &group}
 	var t *Table
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := groupExists(tx, group); err != nil {
+			return err
+		}
 		err := s.insertWithFreshCode(tx, &row)
 		if err != nil {
 			return err
@@ -410,12 +423,24 @@ func (s *Store) UndoLastMove(ctx context.Context, code string, ifVersion *int) (
 }
 
 // FinishTable closes the table and records its play: the standings the
-// caller scored from the table at version, with the seats' final boards.
-// It returns the play's id. A table that changed after version was scored
-// is a *VersionError, so the recorded standings always match the boards.
+// caller scored from the table at version (a scoring.Result with one
+// result per seat, in seat order), with the seats' final boards. In the
+// same transaction the seats' names become players of the table's group
+// and the group's leaderboard takes the play in. It returns the play's id.
+// A table that changed after version was scored is a *VersionError, so
+// the recorded standings always match the boards.
 func (s *Store) FinishTable(ctx context.Context, code string, version int, standings json.RawMessage) (playID string, err error) {
-	if !json.Valid(standings) {
-		return "", errors.New("models: standings are not valid JSON")
+	return s.FinishTableWithBoards(ctx, code, version, standings, nil)
+}
+
+// FinishTableWithBoards is FinishTable for a table whose final boards are
+// not the ones its seats hold: a tracked Insektenhotel table, whose hotels
+// are built by its moves. boards has one board per seat, in seat order;
+// nil means the seats' own.
+func (s *Store) FinishTableWithBoards(ctx context.Context, code string, version int, standings json.RawMessage, boards []json.RawMessage) (playID string, err error) {
+	var result scoring.Result
+	if err := json.Unmarshal(standings, &result); err != nil {
+		return "", fmt.Errorf("models: standings are not a scored result: %w", err)
 	}
 	id, err := newPlayID(s.Rand)
 	if err != nil {
@@ -426,13 +451,38 @@ func (s *Store) FinishTable(ctx context.Context, code string, version int, stand
 		if err := tx.Where("table_id = ?", t.ID).Order("seat").Find(&seats).Error; err != nil {
 			return err
 		}
-		boards, err := encodeBoards(seats)
+		if boards != nil {
+			if len(boards) != len(seats) {
+				return fmt.Errorf("models: %d boards for %d seats", len(boards), len(seats))
+			}
+			for i := range seats {
+				if seats[i].Board, err = boardText(boards[i]); err != nil {
+					return fmt.Errorf("models: seat %d: %w", i, err)
+				}
+			}
+		}
+		entries, err := matchResults(seats, &result)
 		if err != nil {
 			return err
 		}
+		boardsText, err := encodeBoards(seats)
+		if err != nil {
+			return err
+		}
+		group := DefaultGroup
+		if t.GroupID != nil {
+			group = *t.GroupID
+		}
+		if err := lockGroup(tx, group); err != nil {
+			return err
+		}
 		t.Status, t.FinishedAt = StatusFinished, &now
-		return tx.Create(&playRow{ID: id, TableID: &t.ID, Game: t.Game, Variants: t.Variants,
-			Boards: boards, Standings: string(standings), StartedAt: t.CreatedAt, FinishedAt: now}).Error
+		play := playRow{ID: id, GroupID: group, TableID: &t.ID, Game: t.Game, Variants: t.Variants,
+			Boards: boardsText, Standings: string(standings), StartedAt: t.CreatedAt, FinishedAt: now}
+		if err := tx.Create(&play).Error; err != nil {
+			return err
+		}
+		return s.recordPlayers(tx, play, entries)
 	})
 	if err != nil {
 		return "", err
@@ -477,8 +527,11 @@ func (s *Store) change(ctx context.Context, code string, ifVersion *int, fn func
 }
 
 func tableFromRow(r tableRow) (*Table, error) {
-	t := &Table{Code: r.Code, Game: r.Game, Status: r.Status, Version: r.Version, Variants: map[string]int{},
+	t := &Table{Code: r.Code, Game: r.Game, Group: DefaultGroup, Status: r.Status, Version: r.Version, Variants: map[string]int{},
 		Seats: []Seat{}, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC()}
+	if r.GroupID != nil {
+		t.Group = *r.GroupID
+	}
 	if r.FinishedAt != nil {
 		f := r.FinishedAt.UTC()
 		t.FinishedAt = &f

@@ -38,7 +38,7 @@ func finish(t *testing.T, s *Store, code string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := s.FinishTable(ctx, code, tbl.Version, json.RawMessage(`{"game":"insectarium"}`))
+	id, err := s.FinishTable(ctx, code, tbl.Version, standingsOf(t, tbl))
 	if err != nil {
 		t.Fatalf("FinishTable: %v", err)
 	}
@@ -74,7 +74,7 @@ func TestCreateTable(t *testing.T) {
 			t.Fatal(err)
 		}
 		wantAt := at.UTC().Truncate(time.Microsecond)
-		want := &Table{Code: got.Code, Game: "insecta", Status: StatusOpen, Version: 1,
+		want := &Table{Code: got.Code, Game: "insecta", Group: DefaultGroup, Status: StatusOpen, Version: 1,
 			Variants: map[string]int{"oneFragment": 1},
 			Seats: []Seat{
 				{Seat: 0, Name: "Ana", Board: json.RawMessage(`{"track":3}`)},
@@ -536,13 +536,19 @@ func TestFinishTable(t *testing.T) {
 		_, err = s.FinishTable(ctx, "ZZZZZZ", 1, json.RawMessage(`{}`))
 		wantErr(t, "unknown table", err, ErrNotFound)
 
-		standings := `{"game":"insectarium","winners":[0]}`
+		standings := string(marshal(t, scored("insectarium", []string{"Ana", "Ben"}, []int{30, 20})))
+		if _, err := s.FinishTable(ctx, tbl.Code, 2, marshal(t, scored("insectarium", []string{"Ana"}, []int{30}))); err == nil {
+			t.Error("one result for two seats: nil error")
+		}
+		if _, err := s.FinishTable(ctx, tbl.Code, 2, marshal(t, scored("insectarium", []string{"Ben", "Ana"}, []int{30, 20}))); err == nil {
+			t.Error("results in another order than the seats: nil error")
+		}
 		playID, err := s.FinishTable(ctx, tbl.Code, 2, json.RawMessage(standings))
 		if err != nil {
 			t.Fatal(err)
 		}
 		got, _ := s.FindTableByCode(ctx, tbl.Code)
-		want := &Table{Code: tbl.Code, Game: "insectarium", Status: StatusFinished, Version: 3, Variants: map[string]int{},
+		want := &Table{Code: tbl.Code, Game: "insectarium", Group: DefaultGroup, Status: StatusFinished, Version: 3, Variants: map[string]int{},
 			Seats:     []Seat{{Seat: 0, Name: "Ana", Board: json.RawMessage(`{"supply":1}`)}, {Seat: 1, Name: "Ben"}},
 			CreatedAt: start, UpdatedAt: end, FinishedAt: &end, PlayID: playID, Standings: json.RawMessage(standings)}
 		if !reflect.DeepEqual(got, want) {

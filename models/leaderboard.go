@@ -1,0 +1,493 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"gorm.io/gorm"
+
+	"insectscore/scoring"
+)
+
+// MinRatedPlays is how many rated plays a player needs before the
+// leaderboard shows their rating; until then it is provisional, as a
+// rating after one or two plays says little.
+const MinRatedPlays = 3
+
+// winsOnly lists the games without points: an Insektenhotel total is the
+// guests in a hotel, and the winner's is always six, so averages and bests
+// would only restate wins.
+var winsOnly = map[string]bool{"insektenhotel": true}
+
+// leaderboardOrder ranks rated players by rating before provisional ones;
+// then wins, plays and name, so the order is total.
+var leaderboardOrder = fmt.Sprintf(`CASE WHEN ps.rated_plays >= %[1]d THEN 0 ELSE 1 END,
+	CASE WHEN ps.rated_plays >= %[1]d THEN ps.ordinal ELSE 0 END DESC,
+	ps.wins DESC, ps.plays DESC, players.name_key, players.id`, MinRatedPlays)
+
+// LeaderboardEntry is one player's line on a game's leaderboard.
+type LeaderboardEntry struct {
+	PlayerID string
+	Player   string
+	Plays    int
+	Wins     int
+	// WinRate is Wins/Plays; a shared win is a win.
+	WinRate float64
+	// AvgScore and BestScore are nil for games without points.
+	AvgScore  *float64
+	BestScore *int
+	// Rating is the conservative OpenSkill estimate (mu − 3σ), nil while
+	// Provisional.
+	Rating      *float64
+	RatedPlays  int
+	Provisional bool
+}
+
+// PlayerStats is what a player's page shows.
+type PlayerStats struct {
+	Player Player
+	// Games are the games the player has played, by game id.
+	Games []PlayerGameStats
+	// Recent are the player's newest plays, newest first.
+	Recent []PlaySummary
+}
+
+// RecentPlays is how many plays PlayerStats lists.
+const RecentPlays = 10
+
+// PlayerGameStats is a player's record in one game.
+type PlayerGameStats struct {
+	LeaderboardEntry
+	Game         string
+	LastPlayedAt time.Time
+	// RatingHistory is the rating after each rated play, oldest first.
+	RatingHistory []RatingPoint
+	// Scores counts the plays per total, lowest total first; empty for
+	// games without points.
+	Scores []ScoreCount
+	// HeadToHead is the record against each opponent, most plays together
+	// first.
+	HeadToHead []HeadToHead
+}
+
+// RatingPoint is a player's rating right after one play.
+type RatingPoint struct {
+	PlayID     string
+	FinishedAt time.Time
+	Mu         float64
+	Sigma      float64
+	Ordinal    float64
+}
+
+// ScoreCount is one bar of a score histogram.
+type ScoreCount struct {
+	Score int
+	Count int
+}
+
+// HeadToHead is a player's record against one opponent over the plays
+// they had together: a win is a better rank, a tie an equal one.
+type HeadToHead struct {
+	OpponentID string
+	Opponent   string
+	Plays      int
+	Wins       int
+	Losses     int
+	Ties       int
+}
+
+type statsRow struct {
+	GroupID      string `gorm:"primaryKey"`
+	Game         string `gorm:"primaryKey"`
+	PlayerID     string `gorm:"primaryKey"`
+	Plays        int
+	Wins         int
+	ScoreSum     int64
+	BestScore    int
+	RatedPlays   int
+	Mu           float64
+	Sigma        float64
+	Ordinal      float64
+	LastPlayedAt time.Time
+}
+
+func (statsRow) TableName() string { return "player_stats" }
+
+type ratingRow struct {
+	PlayID     string `gorm:"primaryKey"`
+	PlayerID   string `gorm:"primaryKey"`
+	GroupID    string
+	Game       string
+	Mu         float64
+	Sigma      float64
+	Ordinal    float64
+	FinishedAt time.Time
+}
+
+func (ratingRow) TableName() string { return "rating_history" }
+
+// seatedResult is what the aggregates need of one player of a play.
+type seatedResult struct {
+	PlayerID string
+	Total    int
+	Rank     int
+	Winner   bool
+}
+
+// aggregator folds plays, in finish order, into the leaderboard rows of
+// one group and game. Both the one-step update and the rebuild go through
+// it, so they compute the same figures bit for bit.
+type aggregator struct {
+	group, game string
+	stats       map[string]*statsRow
+	history     []ratingRow
+}
+
+func newAggregator(group, game string) *aggregator {
+	return &aggregator{group: group, game: game, stats: map[string]*statsRow{}}
+}
+
+// add counts one play. Plays of two or more are rated together with
+// OpenSkill Plackett–Luce on their ranks; a solo play is no contest.
+func (a *aggregator) add(playID string, finishedAt time.Time, players []seatedResult) {
+	rows := make([]*statsRow, len(players))
+	for i, p := range players {
+		st, ok := a.stats[p.PlayerID]
+		if !ok {
+			r := scoring.NewRating()
+			st = &statsRow{GroupID: a.group, Game: a.game, PlayerID: p.PlayerID, BestScore: p.Total,
+				Mu: r.Mu, Sigma: r.Sigma, Ordinal: r.Ordinal(), LastPlayedAt: finishedAt}
+			a.stats[p.PlayerID] = st
+		}
+		st.Plays++
+		if p.Winner {
+			st.Wins++
+		}
+		st.ScoreSum += int64(p.Total)
+		st.BestScore = max(st.BestScore, p.Total)
+		if finishedAt.After(st.LastPlayedAt) {
+			st.LastPlayedAt = finishedAt
+		}
+		rows[i] = st
+	}
+	if len(players) < 2 {
+		return
+	}
+	ratings := make([]scoring.Rating, len(players))
+	ranks := make([]int, len(players))
+	for i, st := range rows {
+		ratings[i] = scoring.Rating{Mu: st.Mu, Sigma: st.Sigma}
+		ranks[i] = players[i].Rank
+	}
+	for i, r := range scoring.RatePlackettLuce(ratings, ranks) {
+		st := rows[i]
+		st.RatedPlays++
+		st.Mu, st.Sigma, st.Ordinal = r.Mu, r.Sigma, r.Ordinal()
+		a.history = append(a.history, ratingRow{PlayID: playID, PlayerID: st.PlayerID, GroupID: a.group, Game: a.game,
+			Mu: r.Mu, Sigma: r.Sigma, Ordinal: r.Ordinal(), FinishedAt: finishedAt})
+	}
+}
+
+// stepGame adds the newest play of a group and game to its aggregates:
+// the cost is the play's players, whatever the length of the history.
+func stepGame(tx *gorm.DB, group, game, playID string, finishedAt time.Time, players []seatedResult) error {
+	ids := make([]string, len(players))
+	for i, p := range players {
+		ids[i] = p.PlayerID
+	}
+	var existing []statsRow
+	if err := tx.Where("group_id = ? AND game = ? AND player_id IN ?", group, game, ids).Find(&existing).Error; err != nil {
+		return err
+	}
+	a := newAggregator(group, game)
+	known := map[string]bool{}
+	for i := range existing {
+		a.stats[existing[i].PlayerID] = &existing[i]
+		known[existing[i].PlayerID] = true
+	}
+	a.add(playID, finishedAt, players)
+	for _, id := range ids {
+		st := a.stats[id]
+		if !known[id] {
+			if err := tx.Create(st).Error; err != nil {
+				return err
+			}
+			continue
+		}
+		err := tx.Model(&statsRow{}).Where("group_id = ? AND game = ? AND player_id = ?", group, game, id).Updates(map[string]any{
+			"plays": st.Plays, "wins": st.Wins, "score_sum": st.ScoreSum, "best_score": st.BestScore,
+			"rated_plays": st.RatedPlays, "mu": st.Mu, "sigma": st.Sigma, "ordinal": st.Ordinal, "last_played_at": st.LastPlayedAt,
+		}).Error
+		if err != nil {
+			return err
+		}
+	}
+	if len(a.history) == 0 {
+		return nil
+	}
+	return tx.Create(&a.history).Error
+}
+
+// rebuildBatch is how many rows a rebuild inserts per statement, well
+// under the bound-parameter limits of both databases.
+const rebuildBatch = 500
+
+// rebuildGame recomputes the aggregates and rating history of a group's
+// game from its plays in finish order: after a play is logged into the
+// past, edited, deleted, or two players are merged.
+func rebuildGame(tx *gorm.DB, group, game string) error {
+	for _, table := range []string{"player_stats", "rating_history"} {
+		if err := tx.Exec("DELETE FROM "+table+" WHERE group_id = ? AND game = ?", group, game).Error; err != nil {
+			return err
+		}
+	}
+	rows, err := tx.Raw(`SELECT p.id, p.finished_at, pp.player_id, pp.total, pp.rank, pp.winner
+		FROM plays p JOIN play_players pp ON pp.play_id = p.id
+		WHERE p.group_id = ? AND p.game = ?
+		ORDER BY p.finished_at, p.id, pp.seat`, group, game).Rows()
+	if err != nil {
+		return err
+	}
+	a := newAggregator(group, game)
+	var (
+		playID  string
+		at      time.Time
+		players []seatedResult
+	)
+	for rows.Next() {
+		var (
+			id       string
+			finished time.Time
+			p        seatedResult
+		)
+		if err := rows.Scan(&id, &finished, &p.PlayerID, &p.Total, &p.Rank, &p.Winner); err != nil {
+			rows.Close()
+			return err
+		}
+		if id != playID && players != nil {
+			a.add(playID, at, players)
+			players = nil
+		}
+		playID, at = id, finished.UTC()
+		players = append(players, p)
+	}
+	if err := rows.Err(); err != nil {
+		rows.Close()
+		return err
+	}
+	rows.Close()
+	if players != nil {
+		a.add(playID, at, players)
+	}
+	stats := make([]*statsRow, 0, len(a.stats))
+	for _, st := range a.stats {
+		stats = append(stats, st)
+	}
+	slices.SortFunc(stats, func(x, y *statsRow) int { return strings.Compare(x.PlayerID, y.PlayerID) })
+	if len(stats) > 0 {
+		if err := tx.CreateInBatches(stats, rebuildBatch).Error; err != nil {
+			return err
+		}
+	}
+	if len(a.history) > 0 {
+		return tx.CreateInBatches(a.history, rebuildBatch).Error
+	}
+	return nil
+}
+
+// rebuildGroup recomputes every game of a group, dropping the aggregates
+// of games it no longer has plays of.
+func rebuildGroup(tx *gorm.DB, group string) error {
+	for _, table := range []string{"player_stats", "rating_history"} {
+		if err := tx.Exec("DELETE FROM "+table+" WHERE group_id = ?", group).Error; err != nil {
+			return err
+		}
+	}
+	var games []string
+	if err := tx.Model(&playRow{}).Distinct("game").Where("group_id = ?", group).Order("game").Pluck("game", &games).Error; err != nil {
+		return err
+	}
+	for _, game := range games {
+		if err := rebuildGame(tx, group, game); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// RecomputeRatings rebuilds every leaderboard and rating history from the
+// plays, one group per transaction: for `insectscore recompute` after a
+// change to the rating model or a repair by hand.
+func (s *Store) RecomputeRatings(ctx context.Context) error {
+	var groups []string
+	if err := s.db.WithContext(ctx).Model(&groupRow{}).Order("id").Pluck("id", &groups).Error; err != nil {
+		return translate(err)
+	}
+	for _, group := range groups {
+		err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+			if err := lockGroup(tx, group); err != nil {
+				return err
+			}
+			return rebuildGroup(tx, group)
+		})
+		if err != nil {
+			return translate(err)
+		}
+	}
+	return nil
+}
+
+// Leaderboard returns a group's standings in one game: rated players
+// first by rating, then the provisional ones by wins and plays, each part
+// ending in name order. It reads the kept aggregates only, so it costs the
+// same at any length of history.
+func (s *Store) Leaderboard(ctx context.Context, group, game string) ([]LeaderboardEntry, error) {
+	out := []LeaderboardEntry{}
+	err := s.read(ctx, func(tx *gorm.DB) error {
+		if err := groupExists(tx, group); err != nil {
+			return err
+		}
+		var rows []struct {
+			Stats  statsRow `gorm:"embedded"`
+			Player string
+		}
+		err := tx.Table("player_stats AS ps").Select("ps.*, players.name AS player").
+			Joins("JOIN players ON players.id = ps.player_id").
+			Where("ps.group_id = ? AND ps.game = ?", group, game).
+			Order(leaderboardOrder).
+			Scan(&rows).Error
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			out = append(out, entryOf(r.Stats, r.Player))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// entryOf turns a player's aggregates into what the leaderboard shows.
+func entryOf(st statsRow, name string) LeaderboardEntry {
+	e := LeaderboardEntry{PlayerID: st.PlayerID, Player: name, Plays: st.Plays, Wins: st.Wins,
+		RatedPlays: st.RatedPlays, Provisional: st.RatedPlays < MinRatedPlays}
+	if st.Plays > 0 {
+		e.WinRate = float64(st.Wins) / float64(st.Plays)
+		if !winsOnly[st.Game] {
+			avg, best := float64(st.ScoreSum)/float64(st.Plays), st.BestScore
+			e.AvgScore, e.BestScore = &avg, &best
+		}
+	}
+	if !e.Provisional {
+		r := st.Ordinal
+		e.Rating = &r
+	}
+	return e
+}
+
+// PlayerStats returns a player's page: per game their record, rating
+// history, score histogram and head-to-head, and their recent plays. A
+// player of another group is ErrNotFound.
+func (s *Store) PlayerStats(ctx context.Context, group, playerID string) (*PlayerStats, error) {
+	var out *PlayerStats
+	err := s.read(ctx, func(tx *gorm.DB) error {
+		p, err := findPlayer(tx, group, playerID)
+		if err != nil {
+			return err
+		}
+		out = &PlayerStats{Player: p.player(), Games: []PlayerGameStats{}}
+		var stats []statsRow
+		if err := tx.Where("group_id = ? AND player_id = ?", group, playerID).Order("game").Find(&stats).Error; err != nil {
+			return err
+		}
+		byGame := map[string]*PlayerGameStats{}
+		for _, st := range stats {
+			out.Games = append(out.Games, PlayerGameStats{LeaderboardEntry: entryOf(st, p.Name), Game: st.Game,
+				LastPlayedAt: st.LastPlayedAt.UTC(), RatingHistory: []RatingPoint{}, Scores: []ScoreCount{}, HeadToHead: []HeadToHead{}})
+		}
+		for i := range out.Games {
+			byGame[out.Games[i].Game] = &out.Games[i]
+		}
+		if err := ratingHistory(tx, playerID, byGame); err != nil {
+			return err
+		}
+		if err := scoreCounts(tx, playerID, byGame); err != nil {
+			return err
+		}
+		if err := headToHead(tx, playerID, byGame); err != nil {
+			return err
+		}
+		out.Recent, _, err = listPlays(tx, PlayFilter{Group: group, PlayerID: playerID, Limit: RecentPlays})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func ratingHistory(tx *gorm.DB, playerID string, byGame map[string]*PlayerGameStats) error {
+	var rows []ratingRow
+	if err := tx.Where("player_id = ?", playerID).Order("game, finished_at, play_id").Find(&rows).Error; err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if g := byGame[r.Game]; g != nil {
+			g.RatingHistory = append(g.RatingHistory, RatingPoint{PlayID: r.PlayID, FinishedAt: r.FinishedAt.UTC(), Mu: r.Mu, Sigma: r.Sigma, Ordinal: r.Ordinal})
+		}
+	}
+	return nil
+}
+
+func scoreCounts(tx *gorm.DB, playerID string, byGame map[string]*PlayerGameStats) error {
+	var rows []struct {
+		Game  string
+		Score int
+		Count int
+	}
+	err := tx.Table("play_players AS pp").Select("p.game, pp.total AS score, COUNT(*) AS count").
+		Joins("JOIN plays p ON p.id = pp.play_id").Where("pp.player_id = ?", playerID).
+		Group("p.game, pp.total").Order("p.game, pp.total").Scan(&rows).Error
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if g := byGame[r.Game]; g != nil && !winsOnly[r.Game] {
+			g.Scores = append(g.Scores, ScoreCount{Score: r.Score, Count: r.Count})
+		}
+	}
+	return nil
+}
+
+func headToHead(tx *gorm.DB, playerID string, byGame map[string]*PlayerGameStats) error {
+	var rows []struct {
+		Game string
+		HeadToHead
+	}
+	err := tx.Table("play_players AS me").
+		Select(`p.game, o.player_id AS opponent_id, players.name AS opponent, COUNT(*) AS plays,
+			SUM(CASE WHEN me.rank < o.rank THEN 1 ELSE 0 END) AS wins,
+			SUM(CASE WHEN me.rank > o.rank THEN 1 ELSE 0 END) AS losses,
+			SUM(CASE WHEN me.rank = o.rank THEN 1 ELSE 0 END) AS ties`).
+		Joins("JOIN play_players o ON o.play_id = me.play_id AND o.player_id <> me.player_id").
+		Joins("JOIN plays p ON p.id = me.play_id").
+		Joins("JOIN players ON players.id = o.player_id").
+		Where("me.player_id = ?", playerID).
+		Group("p.game, o.player_id, players.name, players.name_key").
+		Order("p.game, plays DESC, players.name_key, o.player_id").Scan(&rows).Error
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if g := byGame[r.Game]; g != nil {
+			g.HeadToHead = append(g.HeadToHead, r.HeadToHead)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,223 @@
+package models
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"gorm.io/gorm"
+
+	"insectscore/scoring"
+)
+
+// Player is a person within a group. Names typed at tables and in logged
+// plays are matched to players case- and space-insensitively
+// (scoring.NameKey), so "ana " and "Ana" are one player.
+type Player struct {
+	ID        string
+	Group     string
+	Name      string
+	CreatedAt time.Time
+}
+
+// ConflictError is an ErrConflict that says what collided, so the API can
+// tell the user what to do instead.
+type ConflictError struct {
+	// Reason is a sentence for the user.
+	Reason string
+	// PlayerID is the player the change collided with, if any: the
+	// player to merge into when a rename takes an existing name.
+	PlayerID string
+}
+
+func (e *ConflictError) Error() string { return "models: conflict: " + e.Reason }
+
+// Unwrap makes errors.Is(err, ErrConflict) hold.
+func (e *ConflictError) Unwrap() error { return ErrConflict }
+
+type playerRow struct {
+	ID        string
+	GroupID   string
+	Name      string
+	NameKey   string
+	CreatedAt time.Time
+}
+
+func (playerRow) TableName() string { return "players" }
+
+func (r playerRow) player() Player {
+	return Player{ID: r.ID, Group: r.GroupID, Name: r.Name, CreatedAt: r.CreatedAt.UTC()}
+}
+
+// ListPlayers returns the group's players ordered by name, for a form's
+// suggestions and the group page.
+func (s *Store) ListPlayers(ctx context.Context, group string) ([]Player, error) {
+	out := []Player{}
+	err := s.read(ctx, func(tx *gorm.DB) error {
+		if err := groupExists(tx, group); err != nil {
+			return err
+		}
+		var rows []playerRow
+		if err := tx.Where("group_id = ?", group).Order("name_key, id").Find(&rows).Error; err != nil {
+			return err
+		}
+		for _, r := range rows {
+			out = append(out, r.player())
+		}
+		return nil
+	})
+	return out, err
+}
+
+// RenamePlayer changes a player's name everywhere it is shown; the names
+// recorded as typed at past tables stay. A name another player of the
+// group already has (however typed) is a *ConflictError naming that
+// player: the two are probably one person, to be merged instead.
+func (s *Store) RenamePlayer(ctx context.Context, group, id, name string) (*Player, error) {
+	name = strings.TrimSpace(name)
+	if err := checkPlayerName(name); err != nil {
+		return nil, err
+	}
+	var out Player
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := lockGroup(tx, group); err != nil {
+			return err
+		}
+		row, err := findPlayer(tx, group, id)
+		if err != nil {
+			return err
+		}
+		key := scoring.NameKey(name)
+		var other []playerRow
+		if err := tx.Where("group_id = ? AND name_key = ? AND id <> ?", group, key, id).Limit(1).Find(&other).Error; err != nil {
+			return err
+		}
+		if len(other) > 0 {
+			return &ConflictError{PlayerID: other[0].ID,
+				Reason: fmt.Sprintf("%q is already a player of this group; merge the two players if they are one person", other[0].Name)}
+		}
+		row.Name, row.NameKey = name, key
+		out = row.player()
+		return tx.Model(&playerRow{}).Where("id = ?", id).Updates(map[string]any{"name": name, "name_key": key}).Error
+	})
+	if err != nil {
+		return nil, translate(err)
+	}
+	return &out, nil
+}
+
+// MergePlayers folds the player fromID into intoID: every play of from
+// becomes a play of into, from is deleted, and the leaderboards of the
+// games they played are recomputed. Two players who sat at one play are
+// two people: that is a *ConflictError naming the play.
+func (s *Store) MergePlayers(ctx context.Context, group, fromID, intoID string) error {
+	if fromID == intoID {
+		return &ConflictError{Reason: "a player cannot be merged into themselves", PlayerID: intoID}
+	}
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := lockGroup(tx, group); err != nil {
+			return err
+		}
+		from, err := findPlayer(tx, group, fromID)
+		if err != nil {
+			return err
+		}
+		into, err := findPlayer(tx, group, intoID)
+		if err != nil {
+			return err
+		}
+		var shared []string
+		err = tx.Model(&playPlayerRow{}).Select("play_id").Where("player_id IN ?", []string{fromID, intoID}).
+			Group("play_id").Having("COUNT(*) > 1").Order("play_id").Limit(1).Pluck("play_id", &shared).Error
+		if err != nil {
+			return err
+		}
+		if len(shared) > 0 {
+			return &ConflictError{PlayerID: intoID, Reason: fmt.Sprintf(
+				"%s and %s both played in play %s, so they are two people; rename one of them instead", from.Name, into.Name, shared[0])}
+		}
+		var games []string
+		if err := tx.Model(&playRow{}).Distinct("game").
+			Where("id IN (?)", tx.Model(&playPlayerRow{}).Select("play_id").Where("player_id = ?", fromID)).
+			Order("game").Pluck("game", &games).Error; err != nil {
+			return err
+		}
+		if err := tx.Model(&playPlayerRow{}).Where("player_id = ?", fromID).Update("player_id", intoID).Error; err != nil {
+			return err
+		}
+		for _, table := range []string{"rating_history", "player_stats"} {
+			if err := tx.Exec("DELETE FROM "+table+" WHERE player_id = ?", fromID).Error; err != nil {
+				return err
+			}
+		}
+		if err := tx.Delete(&playerRow{}, "id = ?", fromID).Error; err != nil {
+			return err
+		}
+		for _, game := range games {
+			if err := rebuildGame(tx, group, game); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return translate(err)
+}
+
+// findPlayer returns the player if it belongs to group, else ErrNotFound:
+// a player id is not a way into another group.
+func findPlayer(tx *gorm.DB, group, id string) (playerRow, error) {
+	var row playerRow
+	err := tx.Where("id = ? AND group_id = ?", id, group).Take(&row).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return row, fmt.Errorf("%w: no player %q in this group", ErrNotFound, id)
+	}
+	return row, err
+}
+
+func checkPlayerName(name string) error {
+	switch {
+	case name == "":
+		return errors.New("models: a player needs a name")
+	case len([]rune(name)) > scoring.MaxNameLength:
+		return fmt.Errorf("models: a name can be at most %d characters", scoring.MaxNameLength)
+	}
+	return nil
+}
+
+// resolvePlayers returns the id of the group's player for each name,
+// creating the players not seen before. The caller holds the group lock.
+func (s *Store) resolvePlayers(tx *gorm.DB, group string, names []string, now time.Time) ([]string, error) {
+	keys := make([]string, len(names))
+	for i, name := range names {
+		keys[i] = scoring.NameKey(name)
+		if keys[i] == "" {
+			return nil, fmt.Errorf("models: player %d has no name", i)
+		}
+	}
+	var rows []playerRow
+	if err := tx.Select("id", "name_key").Where("group_id = ? AND name_key IN ?", group, keys).Find(&rows).Error; err != nil {
+		return nil, err
+	}
+	byKey := make(map[string]string, len(rows))
+	for _, r := range rows {
+		byKey[r.NameKey] = r.ID
+	}
+	ids := make([]string, len(names))
+	for i, key := range keys {
+		if id, ok := byKey[key]; ok {
+			ids[i] = id
+			continue
+		}
+		id, err := newPlayerID(s.Rand)
+		if err != nil {
+			return nil, err
+		}
+		if err := tx.Create(&playerRow{ID: id, GroupID: group, Name: strings.TrimSpace(names[i]), NameKey: key, CreatedAt: now}).Error; err != nil {
+			return nil, err
+		}
+		byKey[key], ids[i] = id, id
+	}
+	return ids, nil
+}

@@ -1,0 +1,509 @@
+package models
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"gorm.io/gorm"
+
+	"insectscore/scoring"
+)
+
+// ErrBadCursor means a ListPlays cursor was not one ListPlays handed out:
+// the client's mistake, not a missing page.
+var ErrBadCursor = errors.New("models: bad cursor")
+
+// Play is a finished game as history keeps it, with each player's board
+// and breakdown.
+type Play struct {
+	ID       string
+	Group    string
+	Game     string
+	Variants map[string]int
+	// StartedAt equals FinishedAt for a logged play whose start is not
+	// known.
+	StartedAt  time.Time
+	FinishedAt time.Time
+	// TableCode is the table the play was finished at; empty for a play
+	// logged after the fact, or once the table is gone.
+	TableCode string
+	// Players are in the order they were scored (seat order).
+	Players []PlayPlayer
+	// Standings is the scored result as recorded (a scoring.Result),
+	// with tiebreaks, warnings and the solo rating.
+	Standings json.RawMessage
+}
+
+// Duration is how long the play took; zero when its start is unknown.
+func (p *Play) Duration() time.Duration { return p.FinishedAt.Sub(p.StartedAt) }
+
+// PlayPlayer is one player's part in a play.
+type PlayPlayer struct {
+	Seat     int
+	PlayerID string
+	// Player is the player's name now; NameAsEntered the name typed for
+	// this play, which renames and merges leave alone.
+	Player        string
+	NameAsEntered string
+	Total         int
+	Rank          int
+	Winner        bool
+	Breakdown     []scoring.Line
+	// Board is nil when none was recorded.
+	Board json.RawMessage
+}
+
+// PlaySummary is a play as the history list shows it.
+type PlaySummary struct {
+	ID         string
+	Game       string
+	StartedAt  time.Time
+	FinishedAt time.Time
+	// Results are in seat order.
+	Results []PlayResult
+}
+
+// PlayResult is one player's line in a PlaySummary.
+type PlayResult struct {
+	PlayerID string
+	Player   string
+	Total    int
+	Rank     int
+	Winner   bool
+}
+
+// LoggedPlay is a play entered after the fact, without a table.
+type LoggedPlay struct {
+	Game     string
+	Variants map[string]int
+	// StartedAt may be zero: the play's length is then unknown.
+	StartedAt  time.Time
+	FinishedAt time.Time
+	Players    []LoggedPlayer
+}
+
+// LoggedPlayer is one player of a LoggedPlay, in the order scored.
+type LoggedPlayer struct {
+	Name  string
+	Board json.RawMessage
+}
+
+// PlayFilter selects plays for ListPlays. Group is required; Game and
+// PlayerID narrow the list when set.
+type PlayFilter struct {
+	Group    string
+	Game     string
+	PlayerID string
+	// Limit is the page size: DefaultPlayLimit when zero or less, at most
+	// MaxPlayLimit.
+	Limit int
+	// Cursor is the next value of the previous page; empty for the first.
+	Cursor string
+}
+
+// Page sizes of ListPlays.
+const (
+	DefaultPlayLimit = 20
+	MaxPlayLimit     = 100
+)
+
+type playPlayerRow struct {
+	PlayID        string `gorm:"primaryKey"`
+	Seat          int    `gorm:"primaryKey"`
+	PlayerID      string
+	NameAsEntered string
+	Total         int
+	Rank          int
+	Winner        bool
+	Breakdown     string
+	Board         *string
+}
+
+func (playPlayerRow) TableName() string { return "play_players" }
+
+// entry is one player of a play about to be recorded.
+type entry struct {
+	name   string
+	board  *string
+	result scoring.PlayerResult
+	// playerID is set once the name is resolved.
+	playerID string
+}
+
+// LogPlay records a play that had no table, scored by the caller with
+// scoring.Score (result has one entry per player, in order), and updates
+// the group's leaderboard. It returns the play's id.
+func (s *Store) LogPlay(ctx context.Context, group string, lp LoggedPlay, result *scoring.Result) (string, error) {
+	row, entries, err := loggedPlayRow(lp, result)
+	if err != nil {
+		return "", err
+	}
+	if row.ID, err = newPlayID(s.Rand); err != nil {
+		return "", err
+	}
+	row.GroupID = group
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := lockGroup(tx, group); err != nil {
+			return err
+		}
+		if err := tx.Create(&row).Error; err != nil {
+			return err
+		}
+		return s.recordPlayers(tx, row, entries)
+	})
+	if err != nil {
+		return "", translate(err)
+	}
+	return row.ID, nil
+}
+
+// EditPlay replaces what a play recorded (game, time, players, boards and
+// result, scored by the caller as for LogPlay) and recomputes the
+// leaderboards it touches. The play keeps its id and its table.
+func (s *Store) EditPlay(ctx context.Context, group, id string, lp LoggedPlay, result *scoring.Result) error {
+	row, entries, err := loggedPlayRow(lp, result)
+	if err != nil {
+		return err
+	}
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := lockGroup(tx, group); err != nil {
+			return err
+		}
+		old, err := findPlayRow(tx, group, id)
+		if err != nil {
+			return err
+		}
+		err = tx.Model(&playRow{}).Where("id = ?", id).Updates(map[string]any{
+			"game": row.Game, "variants": row.Variants, "boards": row.Boards, "standings": row.Standings,
+			"started_at": row.StartedAt, "finished_at": row.FinishedAt,
+		}).Error
+		if err != nil {
+			return err
+		}
+		if err := tx.Where("play_id = ?", id).Delete(&playPlayerRow{}).Error; err != nil {
+			return err
+		}
+		row.ID, row.GroupID = id, group
+		if err := s.insertPlayPlayers(tx, row, entries); err != nil {
+			return err
+		}
+		if old.Game != row.Game {
+			if err := rebuildGame(tx, group, old.Game); err != nil {
+				return err
+			}
+		}
+		return rebuildGame(tx, group, row.Game)
+	})
+	return translate(err)
+}
+
+// DeletePlay removes a play from the group's history and recomputes its
+// game's leaderboard. The table it was finished at stays finished, with
+// no result.
+func (s *Store) DeletePlay(ctx context.Context, group, id string) error {
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := lockGroup(tx, group); err != nil {
+			return err
+		}
+		old, err := findPlayRow(tx, group, id)
+		if err != nil {
+			return err
+		}
+		if err := tx.Delete(&playRow{}, "id = ?", id).Error; err != nil {
+			return err
+		}
+		return rebuildGame(tx, group, old.Game)
+	})
+	return translate(err)
+}
+
+// FindPlay returns a play of the group with every player's board and
+// breakdown. A play of another group is ErrNotFound.
+func (s *Store) FindPlay(ctx context.Context, group, id string) (*Play, error) {
+	var p *Play
+	err := s.read(ctx, func(tx *gorm.DB) error {
+		row, err := findPlayRow(tx, group, id)
+		if err != nil {
+			return err
+		}
+		p = &Play{ID: row.ID, Group: row.GroupID, Game: row.Game, Variants: map[string]int{},
+			StartedAt: row.StartedAt.UTC(), FinishedAt: row.FinishedAt.UTC(), Standings: json.RawMessage(row.Standings), Players: []PlayPlayer{}}
+		if err := json.Unmarshal([]byte(row.Variants), &p.Variants); err != nil {
+			return fmt.Errorf("models: variants of play %s: %w", id, err)
+		}
+		if row.TableID != nil {
+			var codes []string
+			if err := tx.Model(&tableRow{}).Where("id = ?", *row.TableID).Pluck("code", &codes).Error; err != nil {
+				return err
+			}
+			if len(codes) == 1 {
+				p.TableCode = codes[0]
+			}
+		}
+		var rows []struct {
+			Row    playPlayerRow `gorm:"embedded"`
+			Player string
+		}
+		err = tx.Table("play_players AS pp").Select("pp.*, players.name AS player").
+			Joins("JOIN players ON players.id = pp.player_id").Where("pp.play_id = ?", id).Order("pp.seat").Scan(&rows).Error
+		if err != nil {
+			return err
+		}
+		for _, rr := range rows {
+			r := rr.Row
+			pp := PlayPlayer{Seat: r.Seat, PlayerID: r.PlayerID, Player: rr.Player, NameAsEntered: r.NameAsEntered,
+				Total: r.Total, Rank: r.Rank, Winner: r.Winner, Breakdown: []scoring.Line{}}
+			if err := json.Unmarshal([]byte(r.Breakdown), &pp.Breakdown); err != nil {
+				return fmt.Errorf("models: breakdown of play %s seat %d: %w", id, r.Seat, err)
+			}
+			if r.Board != nil {
+				pp.Board = json.RawMessage(*r.Board)
+			}
+			p.Players = append(p.Players, pp)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// ListPlays returns a page of the group's plays, newest first, and the
+// cursor of the next page ("" after the last). Pages are cut by
+// (finished_at, id), so plays recorded while someone pages through do not
+// shift the pages. A cursor ListPlays did not hand out is ErrBadCursor.
+func (s *Store) ListPlays(ctx context.Context, f PlayFilter) (plays []PlaySummary, next string, err error) {
+	err = s.read(ctx, func(tx *gorm.DB) error {
+		if err := groupExists(tx, f.Group); err != nil {
+			return err
+		}
+		plays, next, err = listPlays(tx, f)
+		return err
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	return plays, next, nil
+}
+
+func listPlays(tx *gorm.DB, f PlayFilter) ([]PlaySummary, string, error) {
+	limit := f.Limit
+	if limit <= 0 {
+		limit = DefaultPlayLimit
+	}
+	limit = min(limit, MaxPlayLimit)
+	q := tx.Model(&playRow{}).Select("id", "game", "started_at", "finished_at").Where("group_id = ?", f.Group)
+	if f.Game != "" {
+		q = q.Where("game = ?", f.Game)
+	}
+	if f.PlayerID != "" {
+		q = q.Where("id IN (?)", tx.Model(&playPlayerRow{}).Select("play_id").Where("player_id = ?", f.PlayerID))
+	}
+	if f.Cursor != "" {
+		at, id, err := decodeCursor(f.Cursor)
+		if err != nil {
+			return nil, "", err
+		}
+		q = q.Where("(finished_at < ? OR (finished_at = ? AND id < ?))", at, at, id)
+	}
+	var rows []playRow
+	if err := q.Order("finished_at DESC, id DESC").Limit(limit + 1).Find(&rows).Error; err != nil {
+		return nil, "", err
+	}
+	next := ""
+	if len(rows) > limit {
+		rows = rows[:limit]
+		last := rows[limit-1]
+		next = encodeCursor(last.FinishedAt, last.ID)
+	}
+	out := make([]PlaySummary, len(rows))
+	index := make(map[string]int, len(rows))
+	ids := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = PlaySummary{ID: r.ID, Game: r.Game, StartedAt: r.StartedAt.UTC(), FinishedAt: r.FinishedAt.UTC(), Results: []PlayResult{}}
+		index[r.ID], ids[i] = i, r.ID
+	}
+	if len(ids) == 0 {
+		return out, next, nil
+	}
+	var results []struct {
+		PlayID string
+		PlayResult
+	}
+	err := tx.Table("play_players AS pp").
+		Select("pp.play_id, pp.player_id, players.name AS player, pp.total, pp.rank, pp.winner").
+		Joins("JOIN players ON players.id = pp.player_id").
+		Where("pp.play_id IN ?", ids).Order("pp.play_id, pp.seat").Scan(&results).Error
+	if err != nil {
+		return nil, "", err
+	}
+	for _, r := range results {
+		i := index[r.PlayID]
+		out[i].Results = append(out[i].Results, r.PlayResult)
+	}
+	return out, next, nil
+}
+
+// encodeCursor makes the opaque cursor of the page after the play
+// finished at at with the given id.
+func encodeCursor(at time.Time, id string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(at.UTC().Format(time.RFC3339Nano) + " " + id))
+}
+
+func decodeCursor(cursor string) (time.Time, string, error) {
+	raw, err := base64.RawURLEncoding.DecodeString(cursor)
+	if err != nil {
+		return time.Time{}, "", ErrBadCursor
+	}
+	ts, id, ok := strings.Cut(string(raw), " ")
+	if !ok || id == "" {
+		return time.Time{}, "", ErrBadCursor
+	}
+	at, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil {
+		return time.Time{}, "", ErrBadCursor
+	}
+	return at.UTC(), id, nil
+}
+
+// findPlayRow returns the play if it belongs to group, else ErrNotFound.
+func findPlayRow(tx *gorm.DB, group, id string) (playRow, error) {
+	var row playRow
+	err := tx.Where("id = ? AND group_id = ?", id, group).Take(&row).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return row, fmt.Errorf("%w: no play %q in this group", ErrNotFound, id)
+	}
+	return row, err
+}
+
+// loggedPlayRow checks a logged play against the result the caller scored
+// for it and builds the play's row (without id and group) and entries.
+func loggedPlayRow(lp LoggedPlay, result *scoring.Result) (playRow, []entry, error) {
+	var row playRow
+	switch {
+	case result == nil:
+		return row, nil, errors.New("models: a logged play needs its scored result")
+	case lp.Game == "" || (result.Game != "" && result.Game != lp.Game):
+		return row, nil, fmt.Errorf("models: play of %q scored as %q", lp.Game, result.Game)
+	case lp.FinishedAt.IsZero():
+		return row, nil, errors.New("models: a logged play needs the time it finished")
+	case !lp.StartedAt.IsZero() && lp.StartedAt.After(lp.FinishedAt):
+		return row, nil, errors.New("models: a play cannot start after it finished")
+	}
+	seats := make([]seatRow, len(lp.Players))
+	for i, p := range lp.Players {
+		board, err := boardText(p.Board)
+		if err != nil {
+			return row, nil, fmt.Errorf("models: player %d: %w", i, err)
+		}
+		seats[i] = seatRow{Seat: i, Name: strings.TrimSpace(p.Name), Board: board}
+	}
+	entries, err := matchResults(seats, result)
+	if err != nil {
+		return row, nil, err
+	}
+	variants, err := encodeVariants(lp.Variants)
+	if err != nil {
+		return row, nil, err
+	}
+	boards, err := encodeBoards(seats)
+	if err != nil {
+		return row, nil, err
+	}
+	standings, err := json.Marshal(result)
+	if err != nil {
+		return row, nil, err
+	}
+	finished := lp.FinishedAt.UTC().Truncate(time.Microsecond)
+	started := finished
+	if !lp.StartedAt.IsZero() {
+		started = lp.StartedAt.UTC().Truncate(time.Microsecond)
+	}
+	row = playRow{Game: lp.Game, Variants: variants, Boards: boards, Standings: string(standings), StartedAt: started, FinishedAt: finished}
+	return row, entries, nil
+}
+
+// matchResults pairs each seat with its result: one per seat, in order,
+// under the same name. Anything else means the result was scored from
+// other boards, and recording it would put scores on the wrong people.
+func matchResults(seats []seatRow, result *scoring.Result) ([]entry, error) {
+	if len(seats) == 0 {
+		return nil, errors.New("models: a play needs at least one player")
+	}
+	if len(result.Results) != len(seats) {
+		return nil, fmt.Errorf("models: %d results for %d players", len(result.Results), len(seats))
+	}
+	out := make([]entry, len(seats))
+	for i, st := range seats {
+		r := result.Results[i]
+		if scoring.NameKey(r.Name) != scoring.NameKey(st.Name) {
+			return nil, fmt.Errorf("models: result %d is %q's, not %q's", i, r.Name, st.Name)
+		}
+		out[i] = entry{name: strings.TrimSpace(st.Name), board: st.Board, result: r}
+	}
+	return out, nil
+}
+
+// recordPlayers writes the player rows of a play just inserted and brings
+// its game's leaderboard up to date: one step forward when it is the
+// newest play of its group and game, else a rebuild in finish order, as
+// ratings depend on the order of plays.
+func (s *Store) recordPlayers(tx *gorm.DB, play playRow, entries []entry) error {
+	if err := s.insertPlayPlayers(tx, play, entries); err != nil {
+		return err
+	}
+	var later []string
+	err := tx.Model(&playRow{}).
+		Where("group_id = ? AND game = ? AND (finished_at > ? OR (finished_at = ? AND id > ?))",
+			play.GroupID, play.Game, play.FinishedAt, play.FinishedAt, play.ID).
+		Limit(1).Pluck("id", &later).Error
+	if err != nil {
+		return err
+	}
+	if len(later) > 0 {
+		return rebuildGame(tx, play.GroupID, play.Game)
+	}
+	seated := make([]seatedResult, len(entries))
+	for i, e := range entries {
+		seated[i] = seatedResult{PlayerID: e.playerID, Total: e.result.Total, Rank: e.result.Rank, Winner: e.result.Winner}
+	}
+	return stepGame(tx, play.GroupID, play.Game, play.ID, play.FinishedAt, seated)
+}
+
+// insertPlayPlayers resolves the entries' names to the group's players
+// (setting their playerID) and writes a row per entry.
+func (s *Store) insertPlayPlayers(tx *gorm.DB, play playRow, entries []entry) error {
+	names := make([]string, len(entries))
+	for i, e := range entries {
+		names[i] = e.name
+	}
+	ids, err := s.resolvePlayers(tx, play.GroupID, names, s.now())
+	if err != nil {
+		return err
+	}
+	rows := make([]playPlayerRow, len(entries))
+	for i := range entries {
+		e := &entries[i]
+		e.playerID = ids[i]
+		breakdown, err := json.Marshal(nonNilLines(e.result.Breakdown))
+		if err != nil {
+			return err
+		}
+		rows[i] = playPlayerRow{PlayID: play.ID, Seat: i, PlayerID: ids[i], NameAsEntered: e.name,
+			Total: e.result.Total, Rank: e.result.Rank, Winner: e.result.Winner, Breakdown: string(breakdown), Board: e.board}
+	}
+	return tx.Create(&rows).Error
+}
+
+func nonNilLines(l []scoring.Line) []scoring.Line {
+	if l == nil {
+		return []scoring.Line{}
+	}
+	return l
+}
