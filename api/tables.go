@@ -75,7 +75,10 @@ func (s *server) createTable(c *fiber.Ctx) error {
 	if err := validateNewTable(req); err != nil {
 		return err
 	}
-	t, host, err := s.store.CreateTable(c.UserContext(), models.NewTable{Game: req.Game, Names: req.Players, Variants: req.Variants})
+	t, host, err := s.store.CreateTable(c.UserContext(), models.NewTable{Game: req.Game, Names: req.Players, Variants: req.Variants, Group: req.Group})
+	if errors.Is(err, models.ErrNotFound) {
+		return &scoring.ValidationError{Errors: []scoring.FieldError{{Pointer: "/group", Detail: "there is no such group; open its invite link again"}}}
+	}
 	if err != nil {
 		return err
 	}
@@ -256,7 +259,13 @@ func (s *server) finishTable(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	playID, err := s.store.FinishTable(c.UserContext(), code, t.Version, standings)
+	// The seats' final boards as shown: for a table played move by move,
+	// the hotels the moves built rather than the hotels as set up.
+	boards := make([]json.RawMessage, len(v.Seats))
+	for i, st := range v.Seats {
+		boards[i] = st.Board
+	}
+	playID, err := s.store.FinishTableWithBoards(c.UserContext(), code, t.Version, standings, boards)
 	if err != nil {
 		return err
 	}
