@@ -1,7 +1,6 @@
 package scoring
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -623,61 +622,14 @@ func FuzzScoreInsecta(f *testing.F) {
 	f.Add(`{"players":[{"name":"Ana","board":{"tiles":[{"row":"1"}],"medals":[{"medal":"size:small","level":3}]}}]}`)
 	f.Add(`{"players":[{"name":"A","board":{"tiles":[{"row":9,"col":9,"kind":"mail","points":99}]}},{"name":"a","board":{}}],"variants":{"x":1}}`)
 	f.Fuzz(func(t *testing.T, body string) {
-		var in struct {
-			Players []struct {
-				Name  string          `json:"name"`
-				Board json.RawMessage `json:"board"`
-			} `json:"players"`
-			Variants map[string]int `json:"variants"`
-		}
-		if json.Unmarshal([]byte(body), &in) != nil {
-			t.Skip()
-		}
-		req := Request{Variants: in.Variants}
-		for _, p := range in.Players {
-			req.Players = append(req.Players, PlayerInput{Name: p.Name, Board: p.Board})
-		}
-		res, err := Score(insectaGame(t), req)
-		if err != nil {
-			insectaFuzzError(t, err)
+		res := fuzzScore(t, "insecta", []byte(body))
+		if res == nil {
 			return
 		}
-		insectaFuzzResult(t, res, len(req.Players))
+		for i, r := range res.Results {
+			if len(r.Breakdown) != 4 || len(r.Tiebreaks) != 1 {
+				t.Fatalf("player %d: %d lines and %d tiebreaks, want 4 and 1", i, len(r.Breakdown), len(r.Tiebreaks))
+			}
+		}
 	})
-}
-
-// insectaFuzzError requires a ValidationError that points at what is wrong.
-func insectaFuzzError(t *testing.T, err error) {
-	var verr *ValidationError
-	if !errors.As(err, &verr) || len(verr.Errors) == 0 {
-		t.Fatalf("error %v, want a *ValidationError with at least one error", err)
-	}
-	for _, fe := range verr.Errors {
-		if !strings.HasPrefix(fe.Pointer, "/") || fe.Detail == "" {
-			t.Fatalf("error %q: %q, want a pointer starting with / and a detail", fe.Pointer, fe.Detail)
-		}
-	}
-}
-
-// insectaFuzzResult requires one result per player, sane ranks and winners.
-func insectaFuzzResult(t *testing.T, res *Result, n int) {
-	if len(res.Results) != n {
-		t.Fatalf("%d results for %d players", len(res.Results), n)
-	}
-	for i, r := range res.Results {
-		if r.Rank < 1 || r.Rank > n {
-			t.Fatalf("player %d: rank %d outside 1..%d", i, r.Rank, n)
-		}
-		if len(r.Breakdown) != 4 || len(r.Tiebreaks) != 1 {
-			t.Fatalf("player %d: %d lines and %d tiebreaks, want 4 and 1", i, len(r.Breakdown), len(r.Tiebreaks))
-		}
-	}
-	for _, w := range res.Winners {
-		if w < 0 || w >= n || res.Results[w].Rank != 1 || !res.Results[w].Winner {
-			t.Fatalf("winner %d is not a rank-1 winner: %+v", w, res.Results)
-		}
-	}
-	if res.Complete && len(res.Winners) == 0 {
-		t.Fatal("a complete game without a winner")
-	}
 }

@@ -1,0 +1,88 @@
+package scoring
+
+import (
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// fuzzScore decodes body as the API decodes a score request, scores it as
+// game, and checks what every game promises: either field errors that point
+// into the request, or one consistent result per player. It returns the
+// result for the game's own checks, or nil when there is none.
+func fuzzScore(t *testing.T, game string, body []byte) *Result {
+	t.Helper()
+	var in struct {
+		Players []struct {
+			Name  string          `json:"name"`
+			Board json.RawMessage `json:"board"`
+		} `json:"players"`
+		Variants map[string]int `json:"variants"`
+	}
+	if json.Unmarshal(body, &in) != nil {
+		t.Skip("not a request body")
+	}
+	req := Request{Variants: in.Variants}
+	for _, p := range in.Players {
+		req.Players = append(req.Players, PlayerInput{Name: p.Name, Board: p.Board})
+	}
+	g, ok := Lookup(game)
+	if !ok {
+		t.Fatalf("no game %q", game)
+	}
+	res, err := Score(g, req)
+	if err != nil {
+		fuzzCheckError(t, err)
+		return nil
+	}
+	fuzzCheckResult(t, res, len(req.Players))
+	return res
+}
+
+// fuzzCheckError requires a ValidationError that says where and what.
+func fuzzCheckError(t *testing.T, err error) {
+	t.Helper()
+	var verr *ValidationError
+	if !errors.As(err, &verr) || len(verr.Errors) == 0 {
+		t.Fatalf("error %v (%T), want a *ValidationError with at least one error", err, err)
+	}
+	for _, fe := range verr.Errors {
+		if !strings.HasPrefix(fe.Pointer, "/") || fe.Detail == "" {
+			t.Fatalf("error %q: %q, want a pointer starting with / and words", fe.Pointer, fe.Detail)
+		}
+	}
+}
+
+// fuzzCheckResult requires one result per player, ranks in range, totals
+// that are the sum of their breakdown, and winners exactly when complete.
+func fuzzCheckResult(t *testing.T, res *Result, n int) {
+	t.Helper()
+	if len(res.Results) != n {
+		t.Fatalf("%d results for %d players", len(res.Results), n)
+	}
+	for i, r := range res.Results {
+		if r.Rank < 1 || r.Rank > n {
+			t.Fatalf("player %d has rank %d of %d", i, r.Rank, n)
+		}
+		sum := 0
+		for _, l := range r.Breakdown {
+			sum += l.Points
+		}
+		if sum != r.Total {
+			t.Fatalf("player %d: breakdown adds up to %d, total is %d", i, sum, r.Total)
+		}
+		if r.Winner != slices.Contains(res.Winners, i) {
+			t.Fatalf("player %d: winner=%v but winners=%v", i, r.Winner, res.Winners)
+		}
+	}
+	for _, w := range res.Winners {
+		if w < 0 || w >= n || res.Results[w].Rank != 1 {
+			t.Fatalf("winner %d is not ranked first: %+v", w, res.Results)
+		}
+	}
+	if res.Complete == (len(res.Winners) == 0) {
+		t.Fatalf("complete=%v with winners %v", res.Complete, res.Winners)
+	}
+}
