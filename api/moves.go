@@ -18,11 +18,7 @@ const trackedGame = "insektenhotel"
 // addMove answers POST /api/v1/tables/{code}/moves: the player whose turn
 // it is (or the host, for a phone passed around) records one move.
 func (s *server) addMove(c *fiber.Ctx) error {
-	_, role, err := s.identify(c)
-	if err != nil {
-		return err
-	}
-	t, moves, err := s.trackedTable(c)
+	role, t, moves, err := s.trackedTable(c)
 	if err != nil {
 		return err
 	}
@@ -58,11 +54,7 @@ func (s *server) addMove(c *fiber.Ctx) error {
 // undoMove answers DELETE /api/v1/tables/{code}/moves/last: the host or the
 // player who made the last move takes it back.
 func (s *server) undoMove(c *fiber.Ctx) error {
-	_, role, err := s.identify(c)
-	if err != nil {
-		return err
-	}
-	t, moves, err := s.trackedTable(c)
+	role, t, moves, err := s.trackedTable(c)
 	if err != nil {
 		return err
 	}
@@ -90,20 +82,25 @@ func (s *server) undoMove(c *fiber.Ctx) error {
 	return c.JSON(v)
 }
 
-// trackedTable loads an open Insektenhotel table and its moves.
-func (s *server) trackedTable(c *fiber.Ctx) (*models.Table, []scoring.HotelMove, error) {
+// trackedTable checks who is asking (a token first, before anything about
+// the table is told), then loads the open Insektenhotel table and its moves.
+func (s *server) trackedTable(c *fiber.Ctx) (models.Role, *models.Table, []scoring.HotelMove, error) {
+	_, role, err := s.identify(c)
+	if err != nil {
+		return role, nil, nil, err
+	}
 	t, err := s.findTable(c)
 	if err != nil {
-		return nil, nil, err
+		return role, nil, nil, err
 	}
 	if t.Game != trackedGame {
-		return nil, nil, errorf(fiber.StatusNotFound, "only Insektenhotel tables take moves")
+		return role, nil, nil, errorf(fiber.StatusNotFound, "only Insektenhotel tables take moves")
 	}
 	if t.Status == models.StatusFinished {
-		return nil, nil, models.ErrFinished
+		return role, nil, nil, models.ErrFinished
 	}
 	moves, err := s.loadMoves(c.UserContext(), t)
-	return t, moves, err
+	return role, t, moves, err
 }
 
 // loadMoves returns a tracked table's moves, or none for other games.
