@@ -202,16 +202,19 @@ func loadSpec() {
 }
 
 // specPath finds the OpenAPI path template that matches a concrete path.
+// Of several (/api/v1/groups/import and /api/v1/groups/{id}), the one with
+// the fewest parameters wins, as in the router.
 func specPath(path string) (string, bool) {
 	path, _, _ = strings.Cut(path, "?")
 	paths := specDoc["paths"].(map[string]any)
+	best, params := "", -1
 	for tmpl := range paths {
 		re := "^" + regexp.MustCompile(`\\\{[^}]+\\\}`).ReplaceAllString(regexp.QuoteMeta(tmpl), `[^/]+`) + "$"
-		if regexp.MustCompile(re).MatchString(path) {
-			return tmpl, true
+		if n := strings.Count(tmpl, "{"); regexp.MustCompile(re).MatchString(path) && (params < 0 || n < params) {
+			best, params = tmpl, n
 		}
 	}
-	return "", false
+	return best, params >= 0
 }
 
 // checkOpenAPI validates a response against the schema the OpenAPI document

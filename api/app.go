@@ -6,6 +6,7 @@ package api
 import (
 	"errors"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -18,6 +19,12 @@ import (
 // BodyLimit is the largest request body accepted. A full table of four
 // Insecta boards is a few KiB; anything near this is a mistake or abuse.
 const BodyLimit = 64 << 10
+
+// ImportBodyLimit is the largest group export POST /api/v1/groups/import
+// takes: years of a busy group's plays, boards included. It is the limit
+// the server reads bodies up to; limitBody holds every other route to
+// BodyLimit.
+const ImportBodyLimit = 16 << 20
 
 // Config wires the app to its surroundings.
 type Config struct {
@@ -74,12 +81,12 @@ func New(cfg Config) (*fiber.App, error) {
 		Expiration:             time.Minute,
 		SkipSuccessfulRequests: true,
 		LimitReached: func(c *fiber.Ctx) error {
-			return errorf(fiber.StatusTooManyRequests, "too many failed attempts: wait a minute and check the table code")
+			return errorf(fiber.StatusTooManyRequests, "too many failed attempts: wait a minute and check the table code or the group link")
 		},
 	})
 	app := fiber.New(fiber.Config{
 		AppName:               "insectscore",
-		BodyLimit:             BodyLimit,
+		BodyLimit:             ImportBodyLimit,
 		ReadTimeout:           15 * time.Second,
 		IdleTimeout:           120 * time.Second,
 		DisableStartupMessage: true,
@@ -87,6 +94,7 @@ func New(cfg Config) (*fiber.App, error) {
 	})
 	app.Use(recover.New())
 	app.Use(securityHeaders)
+	app.Use(plainBodies)
 	app.Use(s.logRequests)
 	s.routes(app)
 	return app, nil
@@ -120,6 +128,26 @@ func (s *server) logRequests(c *fiber.Ctx) error {
 	s.log.Debug("request", "method", c.Method(), "path", c.Path(),
 		"status", c.Response().StatusCode(), "duration", s.cfg.Now().Sub(start))
 	return nil
+}
+
+// plainBodies refuses compressed request bodies: Fiber would inflate them
+// without bound when a handler reads the body, so a small gzip bomb could
+// pass the size limits. No client of ours compresses what it sends.
+func plainBodies(c *fiber.Ctx) error {
+	if enc := c.Get(fiber.HeaderContentEncoding); enc != "" && !strings.EqualFold(enc, "identity") {
+		return errorf(fiber.StatusUnsupportedMediaType, "send the body uncompressed (no Content-Encoding)")
+	}
+	return c.Next()
+}
+
+// limitBody answers 413 to a body over BodyLimit. The server reads bodies
+// up to ImportBodyLimit for the one route that needs them, which routes.go
+// lists before this middleware; every route after it gets the small limit.
+func limitBody(c *fiber.Ctx) error {
+	if len(c.Request().Body()) > BodyLimit {
+		return fiber.ErrRequestEntityTooLarge
+	}
+	return c.Next()
 }
 
 // guessLimit slows down anyone guessing table codes: each client address

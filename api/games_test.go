@@ -114,3 +114,11 @@ func TestScoreRulebookExamples(t *testing.T) {
 			status: 422, want: map[string]any{"/status": 422, "/errors/0/pointer": "/players/0/board/grid/0/2/points"}},
 	})
 }
+
+func TestCompressedBodyRefused(t *testing.T) {
+	app := newTestApp(t)
+	r := call(t, app, "POST", "/api/v1/games/insecta/score", `{"players": []}`, map[string]string{"Content-Encoding": "gzip"})
+	if r.status != 415 {
+		t.Fatalf("status %d, want 415: %s", r.status, r.body)
+	}
+}

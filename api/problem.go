@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/utils"
@@ -21,6 +22,9 @@ type problem struct {
 	Errors []scoring.FieldError `json:"errors,omitempty"`
 	// CurrentVersion is the table's version when an If-Match was stale.
 	CurrentVersion *int `json:"currentVersion,omitempty"`
+	// MergeInto is the player a rename collided with: the two are
+	// probably one person, and the client can offer to merge them.
+	MergeInto string `json:"mergeInto,omitempty"`
 }
 
 // httpError is an error a handler returns when it knows the status to send.
@@ -51,6 +55,8 @@ func toProblem(err error) (problem, bool) {
 		verr *scoring.ValidationError
 		fe   *fiber.Error
 		ve   *models.VersionError
+		ce   *models.ConflictError
+		ie   *models.ImportError
 	)
 	switch {
 	case errors.As(err, &ve):
@@ -58,7 +64,17 @@ func toProblem(err error) (problem, bool) {
 		p.CurrentVersion = &ve.Current
 		return p, true
 	case errors.Is(err, models.ErrNotFound):
-		return newProblem(fiber.StatusNotFound, "there is no such table or seat; check the code", nil), true
+		return newProblem(fiber.StatusNotFound, notFoundDetail(err), nil), true
+	case errors.As(err, &ce):
+		p := newProblem(fiber.StatusConflict, ce.Reason, nil)
+		p.MergeInto = ce.PlayerID
+		return p, true
+	case errors.Is(err, models.ErrBadCursor):
+		return newProblem(fiber.StatusBadRequest, "the cursor is not one this list handed out; start again from the first page", nil), true
+	case errors.As(err, &ie):
+		return newProblem(fiber.StatusUnprocessableEntity, ie.Reason, nil), true
+	case errors.Is(err, models.ErrBadImport):
+		return newProblem(fiber.StatusUnprocessableEntity, "this file cannot be imported", nil), true
 	case errors.Is(err, models.ErrFinished):
 		return newProblem(fiber.StatusConflict, "this table is finished: its boards can no longer change", nil), true
 	case errors.Is(err, models.ErrTableFull):
@@ -73,6 +89,15 @@ func toProblem(err error) (problem, bool) {
 		return newProblem(fe.Code, fe.Message, nil), true
 	}
 	return newProblem(fiber.StatusInternalServerError, "internal error", nil), false
+}
+
+// notFoundDetail is the store's reason when it gave one ("no play "x" in
+// this group"); a bare ErrNotFound comes from a table code or seat.
+func notFoundDetail(err error) string {
+	if reason, ok := strings.CutPrefix(err.Error(), models.ErrNotFound.Error()+": "); ok {
+		return reason
+	}
+	return "there is no such table or seat; check the code"
 }
 
 func newProblem(status int, detail string, fields []scoring.FieldError) problem {

@@ -9,31 +9,41 @@ import (
 	qrcode "github.com/skip2/go-qrcode"
 )
 
-// joinURL is the link a phone at the table opens to join: the configured
+// joinURL is the link a phone at the table opens to join.
+func (s *server) joinURL(c *fiber.Ctx, code string) string {
+	return s.baseURL(c) + "/t/" + code
+}
+
+// inviteURL is the link that brings someone into a group: knowing it is
+// being in the group.
+func (s *server) inviteURL(c *fiber.Ctx, group string) string {
+	return s.baseURL(c) + "/g/" + group
+}
+
+// baseURL is the origin of the links the app hands out: the configured
 // base URL, or else the origin the request came to. A request to localhost
 // would give a link no other phone can open, so localhost is swapped for
 // this machine's LAN address.
-func (s *server) joinURL(c *fiber.Ctx, code string) string {
-	base := s.cfg.BaseURL
-	if base == "" {
-		host := c.Hostname()
-		name, port, err := net.SplitHostPort(host)
-		if err != nil { // no port: a name, or an IPv6 address in brackets
-			name, port = strings.Trim(host, "[]"), ""
-		}
-		if isLocalhost(name) {
-			if ip := s.lanIP(); ip != "" {
-				name = ip
-			}
-		}
-		if port != "" {
-			name = net.JoinHostPort(name, port)
-		} else if strings.Contains(name, ":") {
-			name = "[" + name + "]"
-		}
-		base = c.Protocol() + "://" + name
+func (s *server) baseURL(c *fiber.Ctx) string {
+	if s.cfg.BaseURL != "" {
+		return s.cfg.BaseURL
 	}
-	return base + "/t/" + code
+	host := c.Hostname()
+	name, port, err := net.SplitHostPort(host)
+	if err != nil { // no port: a name, or an IPv6 address in brackets
+		name, port = strings.Trim(host, "[]"), ""
+	}
+	if isLocalhost(name) {
+		if ip := s.lanIP(); ip != "" {
+			name = ip
+		}
+	}
+	if port != "" {
+		name = net.JoinHostPort(name, port)
+	} else if strings.Contains(name, ":") {
+		name = "[" + name + "]"
+	}
+	return c.Protocol() + "://" + name
 }
 
 func isLocalhost(host string) bool {
@@ -89,13 +99,7 @@ func (s *server) tableQRPNG(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	png, err := qrcode.Encode(s.joinURL(c, t.Code), qrcode.Medium, qrSize)
-	if err != nil {
-		return err
-	}
-	c.Set(fiber.HeaderContentType, "image/png")
-	c.Set(fiber.HeaderCacheControl, "private, max-age=3600")
-	return c.Send(png)
+	return sendQRPNG(c, s.joinURL(c, t.Code))
 }
 
 // tableQRSVG answers GET /api/v1/tables/{code}/qr.svg.
@@ -104,7 +108,23 @@ func (s *server) tableQRSVG(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	svg, err := qrSVG(s.joinURL(c, t.Code))
+	return sendQRSVG(c, s.joinURL(c, t.Code))
+}
+
+// sendQRPNG answers with the QR code of text as a PNG.
+func sendQRPNG(c *fiber.Ctx, text string) error {
+	png, err := qrcode.Encode(text, qrcode.Medium, qrSize)
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderContentType, "image/png")
+	c.Set(fiber.HeaderCacheControl, "private, max-age=3600")
+	return c.Send(png)
+}
+
+// sendQRSVG answers with the QR code of text as an SVG.
+func sendQRSVG(c *fiber.Ctx, text string) error {
+	svg, err := qrSVG(text)
 	if err != nil {
 		return err
 	}

@@ -2,8 +2,11 @@ package api
 
 import "github.com/gofiber/fiber/v2"
 
-// routes lists every route of the app, one per line.
+// routes lists every route of the app, one per line. The import route
+// comes before limitBody, which holds every route after it to BodyLimit.
 func (s *server) routes(app *fiber.App) {
+	app.Post("/api/v1/groups/import", s.importGroup)
+	app.Use(limitBody)
 	app.Get("/healthz", s.health)
 	app.Get("/api/openapi.json", s.openAPI)
 	app.Get("/api/v1/games", s.listGames)
@@ -20,6 +23,22 @@ func (s *server) routes(app *fiber.App) {
 	app.Post("/api/v1/tables/:code/finish", s.finishTable)
 	app.Post("/api/v1/tables/:code/moves", s.addMove)
 	app.Delete("/api/v1/tables/:code/moves/last", s.undoMove)
+	app.Post("/api/v1/groups", s.createGroup)
+	app.Get("/api/v1/groups/:id", s.guessLimit, s.answerErrors, s.getGroup)
+	app.Get("/api/v1/groups/:id/qr.png", s.guessLimit, s.answerErrors, s.groupQRPNG)
+	app.Get("/api/v1/groups/:id/qr.svg", s.guessLimit, s.answerErrors, s.groupQRSVG)
+	app.Get("/api/v1/groups/:id/players", s.guessLimit, s.answerErrors, s.listGroupPlayers)
+	app.Get("/api/v1/groups/:id/export", s.guessLimit, s.answerErrors, s.exportGroup)
+	app.Get("/api/v1/groups/:id/plays.csv", s.guessLimit, s.answerErrors, s.exportPlaysCSV)
+	app.Get("/api/v1/plays", s.listPlays)
+	app.Post("/api/v1/plays", s.logPlay)
+	app.Get("/api/v1/plays/:id", s.getPlay)
+	app.Put("/api/v1/plays/:id", s.editPlay)
+	app.Delete("/api/v1/plays/:id", s.deletePlay)
+	app.Get("/api/v1/leaderboards/:game", s.getLeaderboard)
+	app.Get("/api/v1/players/:id", s.getPlayer)
+	app.Patch("/api/v1/players/:id", s.renamePlayer)
+	app.Post("/api/v1/players/:id/merge", s.mergePlayers)
 	app.All("/api/*", s.notFound)
 	app.Get("/*", s.serveApp)
 }

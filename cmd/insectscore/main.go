@@ -1,5 +1,7 @@
 // Command insectscore runs the insectscore server: the REST API and the
-// embedded PWA on one port.
+// embedded PWA on one port. One-shot subcommands work on the same
+// database: recompute rebuilds every leaderboard from the plays, export
+// and import move a group's history as JSON.
 //
 // Every setting is an INSECTSCORE_* environment variable with a matching
 // flag; a flag given on the command line wins over the environment.
@@ -23,7 +25,7 @@ import (
 	_ "insectscore/scoring"
 )
 
-// config is the server's settings.
+// config is the settings of every command; Addr is the server's alone.
 type config struct {
 	Addr     string
 	DB       string
@@ -31,26 +33,110 @@ type config struct {
 	LogLevel string
 }
 
-// parseConfig reads the environment, then the flags, which override it.
-func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
+// env is what a command runs with.
+type env struct {
+	args           []string
+	getenv         func(string) string
+	stdout, stderr io.Writer
+}
+
+// command is a subcommand of insectscore.
+type command struct {
+	name, args, summary string
+	run                 func(e env) error
+}
+
+// commands lists the subcommands; with none, insectscore serves.
+var commands = []command{
+	{"serve", "[-addr …]", "run the server (the default)", serve},
+	{"recompute", "", "rebuild every leaderboard and rating history from the plays", recompute},
+	{"export", "[-group ID] [-o FILE]", "write a group's history as JSON (the default group; standard output)", export},
+	{"import", "FILE", "read a group's history written by export", importFile},
+	{"help", "", "list the commands", nil}, // run answers it: the list is this table
+}
+
+func main() {
+	if err := run(os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "insectscore:", err)
+			os.Exit(1)
+		}
+	}
+}
+
+// run runs the subcommand named by the first argument; arguments that
+// start with a flag, or none, run the server.
+func run(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	name := "serve"
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		name, args = args[0], args[1:]
+	}
+	if name == "help" {
+		usage(stdout)
+		return nil
+	}
+	for _, c := range commands {
+		if c.name == name {
+			return c.run(env{args: args, getenv: getenv, stdout: stdout, stderr: stderr})
+		}
+	}
+	usage(stderr)
+	return fmt.Errorf("there is no command %q", name)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: insectscore [command] [flags]")
+	fmt.Fprintln(w, "\ncommands:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-10s %-22s %s\n", c.name, c.args, c.summary)
+	}
+	fmt.Fprintln(w, "\nEvery command takes -db (INSECTSCORE_DB) and -log-level (INSECTSCORE_LOG_LEVEL);")
+	fmt.Fprintln(w, "insectscore COMMAND -h lists a command's flags.")
+}
+
+// flags is a flag set for a command with the settings every command
+// shares, read from the environment first.
+func flags(name string, cfg *config, getenv func(string) string, stderr io.Writer) *flag.FlagSet {
 	env := func(key, def string) string {
 		if v := getenv(key); v != "" {
 			return v
 		}
 		return def
 	}
-	var cfg config
-	fs := flag.NewFlagSet("insectscore", flag.ContinueOnError)
+	fs := flag.NewFlagSet("insectscore "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&cfg.Addr, "addr", env("INSECTSCORE_ADDR", ":8080"), "listen address (INSECTSCORE_ADDR)")
 	fs.StringVar(&cfg.DB, "db", env("INSECTSCORE_DB", "./insectscore.db"), "SQLite file or postgres:// URL (INSECTSCORE_DB)")
-	fs.StringVar(&cfg.BaseURL, "base-url", env("INSECTSCORE_BASE_URL", ""), "public origin for join links, e.g. https://scores.example (INSECTSCORE_BASE_URL)")
+	fs.StringVar(&cfg.BaseURL, "base-url", env("INSECTSCORE_BASE_URL", ""), "public origin for join and invite links, e.g. https://scores.example (INSECTSCORE_BASE_URL)")
 	fs.StringVar(&cfg.LogLevel, "log-level", env("INSECTSCORE_LOG_LEVEL", "info"), "debug, info, warn or error (INSECTSCORE_LOG_LEVEL)")
+	if name == "serve" {
+		fs.StringVar(&cfg.Addr, "addr", env("INSECTSCORE_ADDR", ":8080"), "listen address (INSECTSCORE_ADDR)")
+	}
+	return fs
+}
+
+// parse parses a command's flags; args is how many arguments it takes
+// after them.
+func parse(fs *flag.FlagSet, cfg *config, args []string, n int) error {
 	if err := fs.Parse(args); err != nil {
-		return cfg, err
+		return err
+	}
+	switch {
+	case fs.NArg() == n:
+	case n == 0:
+		return fmt.Errorf("%s takes flags only, not %q", fs.Name(), fs.Args())
+	default:
+		return fmt.Errorf("%s takes %d argument(s) after its flags, not %q", fs.Name(), n, fs.Args())
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	return cfg, nil
+	return nil
+}
+
+// parseConfig reads the server's settings: the environment, then the
+// flags, which override it.
+func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
+	var cfg config
+	err := parse(flags("serve", &cfg, getenv, stderr), &cfg, args, 0)
+	return cfg, err
 }
 
 func logLevel(s string) (slog.Level, error) {
@@ -62,34 +148,33 @@ func logLevel(s string) (slog.Level, error) {
 	return l, nil
 }
 
-func main() {
-	if err := run(os.Args[1:], os.Getenv, os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "insectscore:", err)
-			os.Exit(1)
-		}
-	}
-}
-
-// run starts the server and blocks until SIGINT or SIGTERM, then drains
-// open requests for up to ten seconds.
-func run(args []string, getenv func(string) string, stderr io.Writer) error {
-	cfg, err := parseConfig(args, getenv, stderr)
-	if err != nil {
-		return err
-	}
+// open sets up logging to stderr and opens the database.
+func open(ctx context.Context, cfg config, stderr io.Writer) (*models.Store, *slog.Logger, error) {
 	level, err := logLevel(cfg.LogLevel)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	slog.SetDefault(log)
-
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-	defer stop()
 	store, err := models.Open(ctx, cfg.DB, log)
 	if err != nil {
-		return fmt.Errorf("open database: %w", err)
+		return nil, nil, fmt.Errorf("open database: %w", err)
+	}
+	return store, log, nil
+}
+
+// serve starts the server and blocks until SIGINT or SIGTERM, then drains
+// open requests for up to ten seconds.
+func serve(e env) error {
+	cfg, err := parseConfig(e.args, e.getenv, e.stderr)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	store, log, err := open(ctx, cfg, e.stderr)
+	if err != nil {
+		return err
 	}
 	defer store.Close()
 	broker := models.NewMemoryBroker()
@@ -113,4 +198,93 @@ func run(args []string, getenv func(string) string, stderr io.Writer) error {
 		return err
 	}
 	return <-errc
+}
+
+// recompute answers insectscore recompute: after a change to the rating
+// model, or a repair of the plays by hand.
+func recompute(e env) error {
+	var cfg config
+	if err := parse(flags("recompute", &cfg, e.getenv, e.stderr), &cfg, e.args, 0); err != nil {
+		return err
+	}
+	ctx := context.Background()
+	store, _, err := open(ctx, cfg, e.stderr)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	start := time.Now()
+	if err := store.RecomputeRatings(ctx); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "recomputed every group's leaderboards and rating histories in %s from their plays (%s)\n",
+		cfg.DB, time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// export answers insectscore export: a group's history as the JSON file
+// GET /api/v1/groups/{id}/export gives. The file holds the group's id,
+// which is its invite, so it is written readable by its owner only.
+func export(e env) error {
+	var cfg config
+	var group, out string
+	fs := flags("export", &cfg, e.getenv, e.stderr)
+	fs.StringVar(&group, "group", models.DefaultGroup, "the id of the group to export")
+	fs.StringVar(&out, "o", "", "the file to write; standard output if not given")
+	if err := parse(fs, &cfg, e.args, 0); err != nil {
+		return err
+	}
+	ctx := context.Background()
+	store, _, err := open(ctx, cfg, e.stderr)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	data, err := store.ExportGroup(ctx, group)
+	if errors.Is(err, models.ErrNotFound) {
+		return fmt.Errorf("there is no group %q in %s", group, cfg.DB)
+	}
+	if err != nil {
+		return err
+	}
+	if out == "" {
+		_, err = e.stdout.Write(data)
+		return err
+	}
+	if err := os.WriteFile(out, data, 0o600); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "wrote group %q to %s\n", group, out)
+	return nil
+}
+
+// importFile answers insectscore import FILE.
+func importFile(e env) error {
+	var cfg config
+	fs := flags("import", &cfg, e.getenv, e.stderr)
+	if err := parse(fs, &cfg, e.args, 1); err != nil {
+		return err
+	}
+	data, err := os.ReadFile(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	store, _, err := open(ctx, cfg, e.stderr)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	g, err := store.ImportGroup(ctx, data)
+	if ce := (*models.ConflictError)(nil); errors.As(err, &ce) {
+		return errors.New(ce.Reason)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "imported group %q (id %s) into %s\n", g.Name, g.ID, cfg.DB)
+	if cfg.BaseURL != "" {
+		fmt.Fprintf(e.stdout, "invite link: %s/g/%s\n", cfg.BaseURL, g.ID)
+	}
+	return nil
 }

@@ -1,0 +1,285 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"insectscore/models"
+	"insectscore/scoring"
+)
+
+// clockSkew is how far in the future a logged play may finish: a phone's
+// clock running a little ahead of the server's is not a mistake.
+const clockSkew = 5 * time.Minute
+
+// earliestPlay is the earliest time a logged play may start or finish:
+// anything before is a slip of the date picker, and the zero time would
+// read as "not given".
+var earliestPlay = time.Date(1970, time.January, 1, 0, 0, 0, 0, time.UTC)
+
+// playRequest is the body of POST /api/v1/plays and PUT /api/v1/plays/{id}:
+// a play entered after the fact. Times are RFC 3339 strings, parsed here so
+// that a bad one is reported at its own field.
+type playRequest struct {
+	Game       string         `json:"game"`
+	Variants   map[string]int `json:"variants"`
+	StartedAt  *string        `json:"startedAt"`
+	FinishedAt *string        `json:"finishedAt"`
+	Players    []playerInput  `json:"players"`
+}
+
+// playSummary is a play as the history list shows it.
+type playSummary struct {
+	ID         string       `json:"id"`
+	Game       string       `json:"game"`
+	FinishedAt time.Time    `json:"finishedAt"`
+	Results    []playResult `json:"results"`
+}
+
+// playResult is one player's line of a play; the name is the player's
+// name now, whatever was typed at the time.
+type playResult struct {
+	Player   string `json:"player"`
+	PlayerID string `json:"playerId"`
+	Total    int    `json:"total"`
+	Rank     int    `json:"rank"`
+	Winner   bool   `json:"winner"`
+}
+
+type playList struct {
+	Plays []playSummary `json:"plays"`
+	// Next is the cursor of the next page; null after the last.
+	Next *string `json:"next"`
+}
+
+// playDetail is a play with every player's board and breakdown.
+type playDetail struct {
+	ID         string    `json:"id"`
+	Game       string    `json:"game"`
+	FinishedAt time.Time `json:"finishedAt"`
+	// StartedAt and DurationSeconds are null when the start is unknown.
+	StartedAt       *time.Time     `json:"startedAt"`
+	DurationSeconds *int64         `json:"durationSeconds"`
+	Variants        map[string]int `json:"variants"`
+	TableCode       string         `json:"tableCode,omitempty"`
+	Results         []playerDetail `json:"results"`
+	// Standings is the scored result as recorded: tiebreaks, warnings,
+	// the tie sentence and the solo rating.
+	Standings json.RawMessage `json:"standings"`
+}
+
+type playerDetail struct {
+	playResult
+	NameAsEntered string          `json:"nameAsEntered"`
+	Breakdown     []scoring.Line  `json:"breakdown"`
+	Board         json.RawMessage `json:"board"`
+}
+
+// listPlays answers GET /api/v1/plays: the group's plays, newest first, a
+// page at a time.
+func (s *server) listPlays(c *fiber.Ctx) error {
+	f, err := playFilter(c)
+	if err != nil {
+		return err
+	}
+	plays, next, err := s.store.ListPlays(c.UserContext(), f)
+	if err != nil {
+		return err
+	}
+	out := playList{Plays: summaries(plays)}
+	if next != "" {
+		out.Next = &next
+	}
+	return c.JSON(out)
+}
+
+// getPlay answers GET /api/v1/plays/{id}.
+func (s *server) getPlay(c *fiber.Ctx) error {
+	p, err := s.store.FindPlay(c.UserContext(), queryGroup(c), c.Params("id"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(detail(p))
+}
+
+// logPlay answers POST /api/v1/plays: a play without a table, scored and
+// checked as a finished table would be.
+func (s *server) logPlay(c *fiber.Ctx) error {
+	lp, res, err := s.decodePlay(c)
+	if err != nil {
+		return err
+	}
+	group := queryGroup(c)
+	id, err := s.store.LogPlay(c.UserContext(), group, lp, res)
+	if err != nil {
+		return err
+	}
+	p, err := s.store.FindPlay(c.UserContext(), group, id)
+	if err != nil {
+		return err
+	}
+	c.Location("/api/v1/plays/" + id + "?group=" + url.QueryEscape(group))
+	return c.Status(fiber.StatusCreated).JSON(detail(p))
+}
+
+// editPlay answers PUT /api/v1/plays/{id}: the play is replaced by the body,
+// and the leaderboards follow.
+func (s *server) editPlay(c *fiber.Ctx) error {
+	lp, res, err := s.decodePlay(c)
+	if err != nil {
+		return err
+	}
+	group, id := queryGroup(c), c.Params("id")
+	if err := s.store.EditPlay(c.UserContext(), group, id, lp, res); err != nil {
+		return err
+	}
+	p, err := s.store.FindPlay(c.UserContext(), group, id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(detail(p))
+}
+
+// deletePlay answers DELETE /api/v1/plays/{id}.
+func (s *server) deletePlay(c *fiber.Ctx) error {
+	if err := s.store.DeletePlay(c.UserContext(), queryGroup(c), c.Params("id")); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+// decodePlay reads and checks a logged play and scores it. Every problem
+// is reported at once, each at its field.
+func (s *server) decodePlay(c *fiber.Ctx) (models.LoggedPlay, *scoring.Result, error) {
+	var req playRequest
+	if err := decodeBody(c, &req); err != nil {
+		return models.LoggedPlay{}, nil, err
+	}
+	g, ok := scoring.Lookup(req.Game)
+	if !ok {
+		return models.LoggedPlay{}, nil, &scoring.ValidationError{Errors: []scoring.FieldError{
+			{Pointer: "/game", Detail: "choose a game: insecta, insectarium or insektenhotel"}}}
+	}
+	var verr scoring.ValidationError
+	lp := models.LoggedPlay{Game: req.Game, Variants: req.Variants, FinishedAt: s.cfg.Now()}
+	s.playTimes(req, &lp, &verr)
+	sr := scoreRequest{Players: req.Players, Variants: req.Variants}
+	res, err := scoring.Score(g, sr.toScoring())
+	if err != nil {
+		return lp, nil, mergeErrors(&verr, err)
+	}
+	if msg := finishedResult(g.Spec(), res); msg != "" {
+		verr.Add("/players", "%s", msg)
+	}
+	for _, p := range req.Players {
+		lp.Players = append(lp.Players, models.LoggedPlayer{Name: p.Name, Board: p.Board})
+	}
+	return lp, res, verr.Err()
+}
+
+// playTimes parses a logged play's times into lp: the finish defaults to
+// now and may not be in the future; an unknown start stays zero.
+func (s *server) playTimes(req playRequest, lp *models.LoggedPlay, verr *scoring.ValidationError) {
+	now := s.cfg.Now()
+	if req.FinishedAt != nil {
+		at, err := time.Parse(time.RFC3339Nano, *req.FinishedAt)
+		switch {
+		case err != nil || at.Before(earliestPlay):
+			verr.Add("/finishedAt", "use a date and time like 2026-03-14T20:30:00Z")
+		case at.After(now.Add(clockSkew)):
+			verr.Add("/finishedAt", "a play cannot finish in the future")
+		default:
+			lp.FinishedAt = at
+		}
+	}
+	if req.StartedAt != nil {
+		at, err := time.Parse(time.RFC3339Nano, *req.StartedAt)
+		switch {
+		case err != nil || at.Before(earliestPlay):
+			verr.Add("/startedAt", "use a date and time like 2026-03-14T19:30:00Z")
+		case at.After(lp.FinishedAt):
+			verr.Add("/startedAt", "a play cannot start after it finished")
+		default:
+			lp.StartedAt = at
+		}
+	}
+}
+
+// finishedResult says why a scored result is not a finished play, or "":
+// the same rules as finishing a table.
+func finishedResult(spec scoring.Spec, res *scoring.Result) string {
+	switch {
+	case len(res.Results) < spec.MinPlayers:
+		return fmt.Sprintf("%s needs at least %d players", spec.Name, spec.MinPlayers)
+	case !res.Complete:
+		return "the game is not over yet: " + endCondition(spec.ID)
+	}
+	return ""
+}
+
+// mergeErrors adds err's field errors to verr; any other error wins.
+func mergeErrors(verr *scoring.ValidationError, err error) error {
+	v, ok := err.(*scoring.ValidationError)
+	if !ok {
+		return err
+	}
+	verr.Errors = append(verr.Errors, v.Errors...)
+	return verr
+}
+
+// playFilter reads the query of GET /api/v1/plays.
+func playFilter(c *fiber.Ctx) (models.PlayFilter, error) {
+	f := models.PlayFilter{Group: queryGroup(c), Game: c.Query("game"), PlayerID: c.Query("player"), Cursor: c.Query("cursor")}
+	if _, ok := scoring.Lookup(f.Game); f.Game != "" && !ok {
+		return f, errorf(fiber.StatusBadRequest, fmt.Sprintf("there is no game %q", f.Game))
+	}
+	if q := c.Query("limit"); q != "" {
+		n, err := strconv.Atoi(q)
+		if err != nil || n < 1 || n > models.MaxPlayLimit {
+			return f, errorf(fiber.StatusBadRequest, fmt.Sprintf("limit must be a number from 1 to %d", models.MaxPlayLimit))
+		}
+		f.Limit = n
+	}
+	return f, nil
+}
+
+func summaries(plays []models.PlaySummary) []playSummary {
+	out := make([]playSummary, len(plays))
+	for i, p := range plays {
+		out[i] = playSummary{ID: p.ID, Game: p.Game, FinishedAt: p.FinishedAt, Results: make([]playResult, len(p.Results))}
+		for j, r := range p.Results {
+			out[i].Results[j] = playResult{Player: r.Player, PlayerID: r.PlayerID, Total: r.Total, Rank: r.Rank, Winner: r.Winner}
+		}
+	}
+	return out
+}
+
+func detail(p *models.Play) playDetail {
+	out := playDetail{ID: p.ID, Game: p.Game, FinishedAt: p.FinishedAt, Variants: p.Variants,
+		TableCode: p.TableCode, Results: make([]playerDetail, len(p.Players)), Standings: p.Standings}
+	if d := p.Duration(); d > 0 {
+		started, secs := p.StartedAt, int64(d/time.Second)
+		out.StartedAt, out.DurationSeconds = &started, &secs
+	}
+	if out.Variants == nil {
+		out.Variants = map[string]int{}
+	}
+	if len(out.Standings) == 0 {
+		out.Standings = json.RawMessage("null")
+	}
+	for i, pp := range p.Players {
+		board := pp.Board
+		if len(board) == 0 {
+			board = json.RawMessage("null")
+		}
+		out.Results[i] = playerDetail{
+			playResult:    playResult{Player: pp.Player, PlayerID: pp.PlayerID, Total: pp.Total, Rank: pp.Rank, Winner: pp.Winner},
+			NameAsEntered: pp.NameAsEntered, Breakdown: pp.Breakdown, Board: board}
+	}
+	return out
+}
