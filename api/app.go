@@ -90,6 +90,10 @@ func New(cfg Config) (*fiber.App, error) {
 		ReadTimeout:           15 * time.Second,
 		IdleTimeout:           120 * time.Second,
 		DisableStartupMessage: true,
+		// Strings from a request (params, headers, body) are copied, not
+		// slices of buffers Fiber reuses for the next request: event streams
+		// and the broker keep them long after the handler returns.
+		Immutable: true,
 		ErrorHandler:          errorHandler(cfg.Logger),
 	})
 	app.Use(recover.New())

@@ -400,3 +400,25 @@ func TestEventsChangeWhileOpening(t *testing.T) {
 		t.Fatalf("event id %s after the second PUT, want 3", id)
 	}
 }
+
+// TestEventsSurviveOtherRequests: a stream keeps its table while the server
+// answers requests for other tables. Fiber reuses request buffers, so a
+// stream that kept a code sliced from its own request would end up
+// listening to whatever table a later request named.
+func TestEventsSurviveOtherRequests(t *testing.T) {
+	_, base := serveLive(t, Config{})
+	a := decodeJSON[createdTable](t, mustHTTP(t, "POST", base+"/api/v1/tables", `{"game": "insektenhotel", "players": ["Ana", "Ben"]}`, nil, 201))
+	b := decodeJSON[createdTable](t, mustHTTP(t, "POST", base+"/api/v1/tables", `{"game": "insektenhotel", "players": ["Cleo", "Dev"]}`, nil, 201))
+	events := openEvents(t, base, a.Code, "")
+	wantRetry(t, events)
+	if id, _ := nextTable(t, events); id != "1" {
+		t.Fatalf("first event id %s, want 1", id)
+	}
+	for range 20 {
+		mustHTTP(t, "GET", base+"/api/v1/tables/"+b.Code, "", nil, 200)
+	}
+	mustHTTP(t, "PUT", base+boardPath(a.Code, 0), hotelJSON("blue", "bee:1"), bearer(a.HostToken), 200)
+	if id, v := nextTable(t, events); id != "2" || v.Code != a.Code {
+		t.Fatalf("after the PUT: event id %s for table %s, want 2 for %s", id, v.Code, a.Code)
+	}
+}

@@ -2,8 +2,12 @@ package pwa_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +21,7 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+	"github.com/gofiber/fiber/v2"
 
 	"insectscore/api"
 	"insectscore/models"
@@ -60,22 +65,59 @@ func chromiumPath(t *testing.T) string {
 // local port and returns its origin.
 func startApp(t *testing.T) string {
 	t.Helper()
-	store, err := models.Open(context.Background(), ":memory:", nil)
+	return serveApp(t, ":memory:", "127.0.0.1:0").base
+}
+
+// appServer is one run of the real app on a real listener.
+type appServer struct {
+	t      *testing.T
+	base   string
+	app    *fiber.App
+	broker *models.MemoryBroker
+	store  *models.Store
+	once   sync.Once
+}
+
+// serveApp runs the app on a store opened from dsn, listening on addr
+// ("127.0.0.1:0" for a free port). Join links keep the loopback address,
+// so nothing in a test points at another machine.
+func serveApp(t *testing.T, dsn, addr string) *appServer {
+	t.Helper()
+	store, err := models.Open(context.Background(), dsn, nil)
 	if err != nil {
 		t.Fatalf("models.Open: %v", err)
 	}
-	t.Cleanup(func() { _ = store.Close() })
-	app, err := api.New(api.Config{Store: store})
+	broker := models.NewMemoryBroker()
+	app, err := api.New(api.Config{Store: store, Broker: broker, LANAddr: func() string { return "" }})
 	if err != nil {
 		t.Fatalf("api.New: %v", err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	// A port just given up may take a moment to be free again.
+	var ln net.Listener
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if ln, err = net.Listen("tcp", addr); err == nil || time.Now().After(deadline) {
+			break
+		}
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
 	go func() { _ = app.Listener(ln) }()
-	t.Cleanup(func() { _ = app.Shutdown() })
-	return "http://" + ln.Addr().String()
+	s := &appServer{t: t, base: "http://" + ln.Addr().String(), app: app, broker: broker, store: store}
+	t.Cleanup(s.stop)
+	return s
+}
+
+// stop shuts the server down as main does: the broker first, so open event
+// streams end and the shutdown does not wait for them.
+func (s *appServer) stop() {
+	s.once.Do(func() {
+		s.broker.Close()
+		if err := s.app.ShutdownWithTimeout(5 * time.Second); err != nil {
+			s.t.Errorf("shutdown: %v", err)
+		}
+		_ = s.store.Close()
+	})
 }
 
 // browser is one headless Chromium tab at a phone's size, and the console
@@ -92,6 +134,13 @@ type browser struct {
 // newBrowser starts Chromium with a fresh profile and a 390×844 viewport.
 func newBrowser(t *testing.T, base string) *browser {
 	t.Helper()
+	return newTab(t, newChromium(t), base, false)
+}
+
+// newChromium starts a headless Chromium with a fresh profile and returns
+// the context of its first tab, for newTab to open phones in.
+func newChromium(t *testing.T) context.Context {
+	t.Helper()
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromiumPath(t)),
 		chromedp.Headless,
@@ -104,6 +153,11 @@ func newBrowser(t *testing.T, base string) *browser {
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-dev-shm-usage", true),
+		// Two phones are two tabs of one browser: neither may be slowed
+		// down for being in the background.
+		chromedp.Flag("disable-background-timer-throttling", true),
+		chromedp.Flag("disable-renderer-backgrounding", true),
+		chromedp.Flag("disable-backgrounding-occluded-windows", true),
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(390, 844),
 	}
@@ -115,6 +169,25 @@ func newBrowser(t *testing.T, base string) *browser {
 		cancelAlloc()
 		cancelTimeout()
 	})
+	// Start the browser now: isolated tabs can only be opened in a running one.
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("starting Chromium: %v", err)
+	}
+	return ctx
+}
+
+// newTab opens a tab at a phone's size in the browser of chrome. With
+// isolated, the tab gets a browser context of its own: its own storage and
+// cookies, as a second phone would have. The first tab of a browser must
+// not be isolated, since the browser starts with it.
+func newTab(t *testing.T, chrome context.Context, base string, isolated bool) *browser {
+	t.Helper()
+	ctx := chrome
+	if isolated {
+		var cancel context.CancelFunc
+		ctx, cancel = chromedp.NewContext(chrome, chromedp.WithNewBrowserContext())
+		t.Cleanup(cancel)
+	}
 	b := &browser{t: t, ctx: ctx, base: base}
 	// Subscribe before the first page loads, so no message is lost.
 	messages := chromedp.Console(ctx)
@@ -617,4 +690,425 @@ func TestBrowserPlayersAndNewGame(t *testing.T) {
 		t.Errorf("after a new game the player is %q, want Player 1 kept", got)
 	}
 	b.checkConsole()
+}
+
+// js quotes a string for a JavaScript expression.
+func js(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// textNow returns the text of the first element matching css, or "" when
+// there is none. Unlike text it never waits for the element.
+func (b *browser) textNow(css string) string {
+	b.t.Helper()
+	s, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`(document.querySelector(`+js(css)+`)?.textContent ?? '').trim()`))
+	if err != nil {
+		b.t.Fatalf("reading %s: %v", css, err)
+	}
+	return s
+}
+
+// liveWait is how long a change may take to reach another phone.
+const liveWait = 10 * time.Second
+
+// waitFor evaluates a JavaScript condition until it holds, polling from
+// here (a page's own timers may be throttled) and never reloading.
+func (b *browser) waitFor(what, cond string) {
+	b.t.Helper()
+	deadline := time.Now().Add(liveWait)
+	for {
+		ok, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`!!(`+cond+`)`))
+		if err == nil && ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			b.screenshot("failure-" + strings.ReplaceAll(b.t.Name(), "/", "-"))
+			b.t.Fatalf("waited %s for %s: `%s` is not true (%v)", liveWait, what, cond, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// waitTextNow waits until an element's text is want, without waiting for
+// the element itself to appear first.
+func (b *browser) waitTextNow(css, want string) {
+	b.t.Helper()
+	deadline := time.Now().Add(liveWait)
+	got := ""
+	for time.Now().Before(deadline) {
+		if got = b.textNow(css); got == want {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	b.screenshot("failure-" + strings.ReplaceAll(b.t.Name(), "/", "-"))
+	b.t.Fatalf("%s reads %q after %s, want %q", css, got, liveWait, want)
+}
+
+// stored returns what this browser keeps for a table in localStorage.
+func (b *browser) stored(code string) map[string]any {
+	b.t.Helper()
+	raw, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`localStorage.getItem(`+js("insectscore.table."+code)+`) ?? ''`))
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	var m map[string]any
+	if raw != "" {
+		if err := json.Unmarshal([]byte(raw), &m); err != nil {
+			b.t.Fatalf("stored table %s: %v", raw, err)
+		}
+	}
+	return m
+}
+
+// startTable creates a table through the UI, from the home screen, and
+// returns its code once the host screen shows it.
+func (b *browser) startTable(game string, names ...string) string {
+	b.t.Helper()
+	b.do(chromedp.Navigate(b.base+"/"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=start-table]`)))
+	b.screenshot("home-with-tables")
+	b.do(chromedp.Click(chromedp.CSS(`[data-testid=start-table]`)),
+		chromedp.WaitVisible(chromedp.CSS(pointer("/game")+` label[data-value="`+game+`"]`)))
+	b.tap(pointer("/game"), game)
+	for i, name := range names {
+		in := chromedp.CSS(pointer(fmt.Sprintf("/players/%d", i)) + ` input`)
+		if i >= 2 {
+			b.do(chromedp.Click(chromedp.CSS(`.add-name`)))
+		}
+		b.do(chromedp.SendKeys(in, name))
+	}
+	b.screenshot("table-new-" + game)
+	b.do(chromedp.Click(chromedp.CSS(`[data-testid=create-table]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=join-code]`)))
+	return b.textNow(`[data-testid=join-code]`)
+}
+
+// putBoard saves a seat's board through the API, as another phone would.
+func putBoard(t *testing.T, base, code string, seat int, token, board string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPut, fmt.Sprintf("%s/api/v1/tables/%s/seats/%d/board", base, code, seat), strings.NewReader(board))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("PUT board of seat %d: %v", seat, err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		body, _ := io.ReadAll(res.Body)
+		t.Fatalf("PUT board of seat %d: %s %s", seat, res.Status, body)
+	}
+}
+
+// seatBoard reads a seat's board from the server.
+func seatBoard(t *testing.T, base, code string, seat int) map[string]any {
+	t.Helper()
+	res, err := http.Get(base + "/api/v1/tables/" + code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var table struct {
+		Seats []struct {
+			Board map[string]any `json:"board"`
+		} `json:"seats"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&table); err != nil || seat >= len(table.Seats) {
+		t.Fatalf("reading table %s: %v (%d seats)", code, err, len(table.Seats))
+	}
+	return table.Seats[seat].Board
+}
+
+// fullDisplay is an Insectarium board with all nine cards, green bees of 1
+// point each; colToken0 is the token under the first column ("" for none).
+func fullDisplay(colToken0 string) string {
+	card := `{"color":"green","insect":"bee","points":1,"tools":[]}`
+	row := "[" + card + "," + card + "," + card + "]"
+	tok := "null"
+	if colToken0 != "" {
+		tok = js(colToken0)
+	}
+	return `{"grid":[` + row + "," + row + "," + row + `],"rowTokens":[null,null,null],"colTokens":[` + tok + `,null,null],` +
+		`"supply":0,"toolBonusesForPoints":0,"toolBonusesForTokens":0}`
+}
+
+// codeAlphabet is a table code: six characters without look-alikes.
+var codeAlphabet = regexp.MustCompile(`^[A-HJKMNP-Z2-9]{6}$`)
+
+// TestBrowserTableTwoPhones plays a live table on two phones, each a
+// browser context of its own (separate storage): the host starts an
+// Insectarium table for Ana and Ben and shows the QR code; Ben opens the
+// join link, claims his seat and enters a card; the host's screen shows
+// Ben's total without a reload. Then the host edits Ben's board (the change
+// reaches Ben's phone with a notice), finishing is refused while the game
+// is not over, and once every display is full the table finishes and both
+// phones show the results.
+func TestBrowserTableTwoPhones(t *testing.T) {
+	base := startApp(t)
+	chrome := newChromium(t)
+	host := newTab(t, chrome, base, true)
+	phone := newTab(t, chrome, base, true)
+
+	code := host.startTable("insectarium", "Ana", "Ben")
+	if !codeAlphabet.MatchString(code) {
+		t.Fatalf("the host screen shows the code %q, want six characters without look-alikes", code)
+	}
+	joinURL, err := chromedp.Run(host.ctx, chromedp.Value(chromedp.CSS(`[data-testid=join-url]`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := url.Parse(joinURL)
+	if err != nil || u.Path != "/t/"+code {
+		t.Fatalf("the join link is %q (%v), want one ending in /t/%s", joinURL, err, code)
+	}
+	src, err := chromedp.Run(host.ctx, chromedp.AttributeValue(chromedp.CSS(`[data-testid=qr]`), "src"))
+	if err != nil || src.Value != "/api/v1/tables/"+code+"/qr.svg" {
+		t.Errorf("the QR image's src is %q (%v), want /api/v1/tables/%s/qr.svg", src.Value, err, code)
+	}
+	host.waitFor("the QR code to load", `(() => { const i = document.querySelector('[data-testid=qr]'); return i && i.complete && i.naturalWidth > 0; })()`)
+	if got := host.stored(code); got["hostToken"] == nil || got["seatToken"] != nil {
+		t.Errorf("the host keeps %v for the table, want its host token only", got)
+	}
+	// A reload would forget this mark: the live updates must not need one.
+	host.do(chromedp.Evaluate[chromedp.Void](`window.sameHostPage = true`))
+	host.screenshot("table-host")
+	// A tap shows the code full width, for a player across the table.
+	host.do(chromedp.Click(chromedp.CSS(`.qr-btn`)), chromedp.WaitVisible(chromedp.CSS(`dialog.sheet[open] img.qr-big`)))
+	host.screenshot("table-host-qr")
+	host.closeSheet()
+
+	// Ben opens the join link on his own phone, as the QR code would.
+	claimBen := `button.claim-btn[data-seat="1"]`
+	phone.do(chromedp.Navigate(base+u.Path), chromedp.WaitVisible(chromedp.CSS(claimBen)))
+	if got := phone.textNow(claimBen); got != "I'm Ben" {
+		t.Errorf("the seat button reads %q, want I'm Ben", got)
+	}
+	if got := phone.stored(code); got != nil {
+		t.Errorf("the phone shares the host's storage: it has %v", got)
+	}
+	phone.screenshot("table-join")
+	phone.do(chromedp.Click(chromedp.CSS(claimBen)),
+		chromedp.WaitVisible(chromedp.CSS(`button`+pointer("/players/1/board/grid/0/0"))))
+	if got := phone.stored(code); got["seatToken"] == nil || got["seat"] != 1.0 || got["hostToken"] != nil {
+		t.Errorf("the phone keeps %v for the table, want seat 1 and its token", got)
+	}
+	host.waitTextNow(`[data-testid=claim-1]`, "joined")
+	if got := host.textNow(`[data-testid=claim-0]`); got != "not joined" {
+		t.Errorf("Ana's seat reads %q on the host screen, want not joined", got)
+	}
+
+	// Ben's card scores 3 under the green column token.
+	phone.enterCard(1, 0, 0, card{"green", "beetle", 3, []string{"pin"}})
+	phone.chooseToken("/players/1/board/colTokens/0", "green", "Green")
+	phone.waitTextNow(`[data-testid=standing-1]`, "3")
+	phone.waitTextNow(`[data-testid=save-state]`, "Saved")
+	phone.screenshot("table-player-board")
+
+	host.waitTextNow(`[data-testid=seat-total-1]`, "3")
+	if same, err := chromedp.Run(host.ctx, chromedp.Evaluate[bool](`window.sameHostPage === true`)); err != nil || !same {
+		t.Errorf("the host page was reloaded (%v); the total must arrive live", err)
+	}
+	if got := host.textNow(`[data-testid=seat-total-0]`); got != "0" {
+		t.Errorf("Ana's total on the host screen is %q, want 0", got)
+	}
+	host.screenshot("table-host-live")
+
+	// A reload keeps each phone where it was: its seat, the host screen.
+	phone.do(chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`button.filled`+pointer("/players/1/board/grid/0/0"))))
+	host.do(chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`[data-testid=join-code]`)))
+	host.waitTextNow(`[data-testid=seat-total-1]`, "3")
+
+	// The host fills in Ben's board too, as with one phone passed around:
+	// Ben's phone follows and says so.
+	host.do(chromedp.Click(chromedp.CSS(`[data-testid=edit-1]`)),
+		chromedp.WaitVisible(chromedp.CSS(`button`+pointer("/players/1/board/grid/1/0"))))
+	host.enterCard(1, 1, 0, card{"green", "moth", 2, nil})
+	host.waitTextNow(`[data-testid=standing-1]`, "5")
+	phone.waitTextNow(`[data-testid=standing-1]`, "5")
+	phone.waitFor("Ben's phone to show the host's card", `document.querySelector('button.filled[data-pointer="/players/1/board/grid/1/0"]')`)
+	if got := phone.textNow(`[data-testid=notice]`); !strings.Contains(got, "host changed your board") {
+		t.Errorf("Ben's phone says %q, want a notice that the host changed his board", got)
+	}
+	phone.screenshot("table-player-notice")
+
+	// Ana's board changes on another phone while Ben types: the table moved
+	// on, but his own board did not, so his change still lands.
+	hostToken, _ := host.stored(code)["hostToken"].(string)
+	supply := "/players/1/board/supply"
+	phone.step(supply, 1)
+	putBoard(t, base, code, 0, hostToken, `{"supply":2}`)
+	phone.waitTextNow(`[data-testid=save-state]`, "Saved")
+	if got := seatBoard(t, base, code, 1)["supply"]; got != 1.0 {
+		t.Errorf("after Ana's change Ben's supply on the server is %v, want his 1", got)
+	}
+	if visible, _ := chromedp.Run(phone.ctx, chromedp.Evaluate[bool](`!document.querySelector('[data-testid=notice]').hidden`)); visible {
+		t.Errorf("Ben's phone shows a notice although only Ana's board changed: %q", phone.textNow(`[data-testid=notice]`))
+	}
+	// The host changes Ben's board while Ben types: Ben's save meets a
+	// stale version, the host's board stays, and his phone says so.
+	phone.step(supply, 1)
+	putBoard(t, base, code, 1, hostToken, fullDisplay("green"))
+	phone.waitFor("the notice about the host's change", `document.querySelector('[data-testid=notice]')?.textContent.includes('while you were editing')`)
+	phone.waitTextNow(`[data-testid=standing-1]`, "3")
+	if got, err := chromedp.Run(phone.ctx, chromedp.Value(chromedp.CSS(pointer(supply)+` input`))); err != nil || got != "0" {
+		t.Errorf("Ben's supply shows %q (%v) after the host's change, want the host's 0", got, err)
+	}
+	if got := seatBoard(t, base, code, 1)["supply"]; got != 0.0 {
+		t.Errorf("Ben's supply on the server is %v, want the host's 0: a stale save must not overwrite it", got)
+	}
+	phone.screenshot("table-player-conflict")
+
+	// Finishing needs the end of the game: the host is told why not.
+	host.do(chromedp.Click(chromedp.CSS(`a.back`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=finish]`)))
+	host.do(chromedp.Click(chromedp.CSS(`[data-testid=finish]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=finish-problem]`)))
+	if got := host.textNow(`[data-testid=finish-problem]`); !strings.Contains(got, "not over yet") {
+		t.Errorf("refusing to finish, the host screen says %q, want the server's reason", got)
+	}
+	host.screenshot("table-host-finish-refused")
+
+	// Every display full (entered on other phones): the table finishes, and
+	// both phones show the results.
+	putBoard(t, base, code, 0, hostToken, fullDisplay(""))
+	putBoard(t, base, code, 1, hostToken, fullDisplay("green"))
+	host.waitTextNow(`[data-testid=seat-total-1]`, "3")
+	host.do(chromedp.Click(chromedp.CSS(`[data-testid=finish]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=total-1]`)))
+	host.screenshot("table-results")
+	if got := host.textNow(`.standing.winner .who-name`); got != "Ben" {
+		t.Errorf("the winner shown is %q, want Ben", got)
+	}
+	phone.waitTextNow(`[data-testid=total-1]`, "3")
+	if got := phone.textNow(`h1`); got != "Results" {
+		t.Errorf("Ben's phone shows %q after the finish, want the results", got)
+	}
+	host.checkConsole()
+	phone.checkConsole()
+}
+
+// TestBrowserTableReconnect drops the live connection by restarting the
+// server (same port, same SQLite file): the host screen shows that it is
+// reconnecting, recovers by itself, and the standings follow again.
+func TestBrowserTableReconnect(t *testing.T) {
+	dsn := filepath.Join(t.TempDir(), "tables.db")
+	srv := serveApp(t, dsn, "127.0.0.1:0")
+	addr := strings.TrimPrefix(srv.base, "http://")
+	b := newBrowser(t, srv.base)
+
+	code := b.startTable("insectarium", "Ana", "Ben")
+	token, _ := b.stored(code)["hostToken"].(string)
+	banner := `[data-testid=reconnecting]`
+	if b.textNow(banner) == "" {
+		t.Fatalf("the host screen has no reconnecting banner")
+	}
+	shown := `!document.querySelector('[data-testid=reconnecting]').hidden`
+	if up, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](shown)); err != nil || up {
+		t.Fatalf("the reconnecting banner shows on a live table (%v)", err)
+	}
+	putBoard(t, srv.base, code, 1, token, fullDisplay("green"))
+	b.waitTextNow(`[data-testid=seat-total-1]`, "3")
+
+	srv.stop()
+	b.waitFor("the reconnecting banner", shown)
+	b.screenshot("table-host-reconnecting")
+	if got := b.textNow(banner); !strings.Contains(got, "Reconnecting") {
+		t.Errorf("the banner reads %q, want it to say Reconnecting", got)
+	}
+
+	srv = serveApp(t, dsn, addr)
+	b.waitFor("the banner to go once the server is back", `!(`+shown+`)`)
+	// The board saved before the restart is still there, and new changes
+	// arrive live again.
+	b.waitTextNow(`[data-testid=seat-total-1]`, "3")
+	putBoard(t, srv.base, code, 0, token, fullDisplay("yellow"))
+	putBoard(t, srv.base, code, 1, token, fullDisplay(""))
+	b.waitTextNow(`[data-testid=seat-total-1]`, "0")
+	b.checkConsole()
+}
+
+// TestBrowserTableInsektenhotel plays the first turns of an Insektenhotel
+// table: the host sets up both hotels from the host screen, the move panel
+// appears, Ana's bee moves in; on his own phone Ben draws bees until the
+// deck has none left, which the server refuses in plain words; he passes,
+// and the host undoes the pass.
+func TestBrowserTableInsektenhotel(t *testing.T) {
+	base := startApp(t)
+	chrome := newChromium(t)
+	host := newTab(t, chrome, base, true)
+	phone := newTab(t, chrome, base, true)
+
+	code := host.startTable("insektenhotel", "Ana", "Ben")
+	if got := host.textNow(`[data-testid=hotel-setup]`); !strings.Contains(got, "every hotel") {
+		t.Errorf("before the set-up the host screen says %q, want a note that the moves start once every hotel is set up", got)
+	}
+	setUp := func(seat int, hotel string, species, labels [3]string) {
+		host.do(chromedp.Click(chromedp.CSS(fmt.Sprintf(`[data-testid=edit-%d]`, seat))),
+			chromedp.WaitVisible(chromedp.CSS(pointer(fmt.Sprintf("/players/%d/board/hotel", seat)))))
+		if n := host.textNow(pointer(fmt.Sprintf("/players/%d/board/floors/0/guests", seat))); n != "" {
+			t.Errorf("the hotel set-up asks for guests (%q): they come from the moves", n)
+		}
+		host.tap(pointer(fmt.Sprintf("/players/%d/board/hotel", seat)), hotel)
+		for i := range species {
+			host.choose(pointer(fmt.Sprintf("/players/%d/board/floors/%d/species", seat, i)), species[i], labels[i])
+		}
+		if seat == 0 {
+			host.screenshot("table-hotel-setup")
+		}
+		host.waitTextNow(`[data-testid=save-state]`, "Saved")
+		host.do(chromedp.Click(chromedp.CSS(`a.back`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=join-code]`)))
+	}
+	setUp(0, "blue", [3]string{"bee", "ant", "fly"}, [3]string{"Bee", "Ant", "Fly"})
+	setUp(1, "green", [3]string{"ladybird", "butterfly", "earwig"}, [3]string{"Ladybird", "Butterfly", "Earwig"})
+
+	host.waitTextNow(`[data-testid=turn]`, "Ana's turn")
+	host.do(chromedp.Click(chromedp.CSS(`.move-panel button[data-card="bee"]`)))
+	host.waitTextNow(`[data-testid=turn]`, "Ben's turn")
+	if got := host.textNow(`[data-testid=log] li`); !strings.Contains(got, "Ana drew a bee") {
+		t.Errorf("the log's newest line is %q, want Ana's bee", got)
+	}
+	host.waitTextNow(`[data-testid=guests-0]`, "1/6")
+	host.waitTextNow(`[data-testid=seat-total-0]`, "1")
+
+	// Ben joins on his own phone: it is his turn there.
+	phone.do(chromedp.Navigate(base+"/t/"+code), chromedp.WaitVisible(chromedp.CSS(`button.claim-btn[data-seat="1"]`)),
+		chromedp.Click(chromedp.CSS(`button.claim-btn[data-seat="1"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=turn]`)))
+	phone.waitTextNow(`[data-testid=turn]`, "Your turn")
+	// Five bees are left: with no bee floor, each goes face down.
+	for range 5 {
+		phone.do(chromedp.Click(chromedp.CSS(`.move-panel button[data-card="bee"]:not([disabled])`)))
+		phone.waitFor("the draw to be recorded", `!document.querySelector('.move-panel[aria-busy]')`)
+	}
+	phone.do(chromedp.Click(chromedp.CSS(`.move-panel button[data-card="bee"]:not([disabled])`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=move-error]`)))
+	if got := phone.textNow(`[data-testid=move-error]`); !strings.Contains(strings.ToLower(got), "no bee is left in the deck") {
+		t.Errorf("drawing a seventh bee, Ben's phone says %q, want the server's reason", got)
+	}
+	if got := phone.textNow(`.hotel-card[data-seat="1"] .hotel-meta`); !strings.Contains(got, "Face down 5") {
+		t.Errorf("Ben's hotel says %q, want 5 cards face down", got)
+	}
+	phone.do(chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
+	phone.screenshot("table-hotel-moves")
+	phone.do(chromedp.Click(chromedp.CSS(`[data-testid=pass]`)))
+	phone.waitFor("the turn to pass", `document.querySelector('[data-testid=turn]')?.textContent === "Ana's turn"`)
+	host.waitTextNow(`[data-testid=turn]`, "Ana's turn")
+	if got := host.textNow(`[data-testid=log] li`); got != "Ben passed." {
+		t.Errorf("the log's newest line on the host screen is %q, want Ben passed.", got)
+	}
+
+	// The host takes the pass back: Ben is on turn again, on both phones.
+	host.do(chromedp.Click(chromedp.CSS(`[data-testid=undo]`)))
+	host.waitTextNow(`[data-testid=turn]`, "Ben's turn")
+	phone.waitTextNow(`[data-testid=turn]`, "Your turn")
+	host.screenshot("table-hotel-host")
+	host.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('.hotels').scrollIntoView()`))
+	host.screenshot("table-hotel-hotels")
+	host.dark()
+	host.screenshot("dark-table-hotel-hotels")
+	host.do(chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
+	host.screenshot("dark-table-host")
+	host.checkConsole()
+	phone.checkConsole()
 }

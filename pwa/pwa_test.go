@@ -168,3 +168,64 @@ func TestManifest(t *testing.T) {
 		}
 	}
 }
+
+// The CSP has no 'unsafe-inline' and no 'unsafe-eval': markup parsed from
+// strings could carry inline handlers or styles the browser then refuses,
+// and eval is blocked outright. Modules build elements with dom.js instead.
+func TestModulesAvoidWhatTheCSPBlocks(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		re   *regexp.Regexp
+	}{
+		{"HTML parsed from a string", regexp.MustCompile(`\.(innerHTML|outerHTML)\s*=|insertAdjacentHTML|document\.write`)},
+		{"eval", regexp.MustCompile(`\beval\s*\(|new\s+Function\s*\(|setTimeout\(\s*['"\x60]`)},
+		{"style attribute", regexp.MustCompile(`setAttribute\(\s*['"]style['"]|cssText`)},
+		{"inline event handler", regexp.MustCompile(`setAttribute\(\s*['"]on[a-z]+['"]|['"]on[a-z]+['"]\s*:`)},
+	} {
+		for _, f := range assetFiles(t) {
+			if path.Ext(f) != ".js" {
+				continue
+			}
+			if m := tc.re.FindString(read(t, f)); m != "" {
+				t.Errorf("%s has %s: %q", f, tc.name, m)
+			}
+		}
+	}
+}
+
+// Every module is preloaded by the shell, so a screen never waits on a
+// chain of imports, except the board forms, which load per game.
+func TestShellPreloadsEveryModule(t *testing.T) {
+	html := read(t, "index.html")
+	forms := map[string]bool{"assets/insecta.js": true, "assets/insectarium.js": true, "assets/insektenhotel.js": true}
+	for _, f := range assetFiles(t) {
+		if path.Ext(f) != ".js" || forms[f] {
+			continue
+		}
+		if !strings.Contains(html, `href="/`+f+`"`) && !strings.Contains(html, `src="/`+f+`"`) {
+			t.Errorf("index.html neither preloads nor loads /%s", f)
+		}
+	}
+}
+
+// The live table's pieces must agree with the server: the table routes are
+// app routes, the stream's event is named "table", and a table's tokens are
+// kept under the key the browser tests (and a reload) look for.
+func TestTableWiring(t *testing.T) {
+	for _, tc := range []struct{ file, want string }{
+		{"assets/app.js", `/^\/t\/([A-Za-z0-9]+)\/?$/`},
+		{"assets/app.js", `/^\/t\/([A-Za-z0-9]+)\/seats\/(\d+)\/?$/`},
+		{"assets/app.js", `/^\/tables\/new\/?$/`},
+		{"assets/live.js", `new EventSource(`},
+		{"assets/live.js", `addEventListener('table'`},
+		{"assets/live.js", `addEventListener('online'`},
+		{"assets/live.js", `'visibilitychange'`},
+		{"assets/store.js", "`insectscore.table.${"},
+		{"assets/api.js", `'If-Match'`},
+		{"assets/api.js", "`Bearer ${token}`"},
+	} {
+		if !strings.Contains(read(t, tc.file), tc.want) {
+			t.Errorf("%s lacks %s", tc.file, tc.want)
+		}
+	}
+}

@@ -39,14 +39,16 @@ export class ApiError extends Error {
    * @param {string} detail the server's explanation, in plain words
    * @param {FieldError[]} [fields] the problems, each at its JSON Pointer
    * @param {string} [title]
+   * @param {number} [currentVersion] a table's version, when an If-Match was stale (409)
    */
-  constructor(status, detail, fields = [], title = '') {
+  constructor(status, detail, fields = [], title = '', currentVersion = undefined) {
     super(detail || title || `request failed (${status})`);
     this.name = 'ApiError';
     this.status = status;
     this.detail = detail;
     this.title = title;
     this.fields = fields;
+    this.currentVersion = currentVersion;
   }
 }
 
@@ -56,11 +58,12 @@ export class ApiError extends Error {
  * @param {string} path
  * @param {any} [body]
  * @param {AbortSignal} [signal]
+ * @param {Object<string, string>} [headers] extra headers (Authorization, If-Match)
  * @returns {Promise<any>}
  */
-export async function request(method, path, body, signal) {
+export async function request(method, path, body, signal, headers = {}) {
   /** @type {RequestInit} */
-  const init = { method, signal, headers: { Accept: 'application/json, application/problem+json' } };
+  const init = { method, signal, cache: 'no-store', headers: { Accept: 'application/json, application/problem+json', ...headers } };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
     init.headers = { ...init.headers, 'Content-Type': 'application/json' };
@@ -87,7 +90,8 @@ export async function request(method, path, body, signal) {
 export function toApiError(status, data) {
   if (data && typeof data === 'object') {
     const fields = Array.isArray(data.errors) ? data.errors.filter(isFieldError) : [];
-    return new ApiError(status, String(data.detail || ''), fields, String(data.title || ''));
+    const current = typeof data.currentVersion === 'number' ? data.currentVersion : undefined;
+    return new ApiError(status, String(data.detail || ''), fields, String(data.title || ''), current);
   }
   return new ApiError(status, `The server answered ${status}.`);
 }
@@ -140,4 +144,125 @@ export function getGame(id) {
  */
 export function scoreGame(id, req, signal) {
   return request('POST', `/api/v1/games/${encodeURIComponent(id)}/score`, req, signal);
+}
+
+/** @typedef {{seat: number, name: string, claimed: boolean, board: any}} Seat */
+/**
+ * @typedef {{
+ *   name: string, hotel: string, floors: {species: string, guests: number}[], guests: number,
+ *   honey: number, honeyUsable: number, pile: number,
+ * }} HotelPlayer
+ */
+/**
+ * @typedef {{
+ *   turn: number, round: number, drawn: number, players: HotelPlayer[], deck: number | null,
+ *   discard: number, finished: boolean, winner: number, log: string[],
+ * }} HotelState
+ */
+/**
+ * @typedef {{
+ *   code: string, game: string, status: 'open' | 'finished', variants: Object<string, number>,
+ *   seats: Seat[], standings: Result | null, errors: FieldError[], version: number, hotel?: HotelState,
+ * }} Table
+ */
+/** @typedef {{code: string, hostToken: string, joinUrl: string, seats: {seat: number, name: string}[], version: number}} CreatedTable */
+
+/**
+ * tablePath is the API path of a table, or of something below it.
+ * @param {string} code
+ * @param {string} [rest] "/seats", "/finish", …
+ */
+export function tablePath(code, rest = '') {
+  return `/api/v1/tables/${encodeURIComponent(code)}${rest}`;
+}
+
+/** @param {string} token */
+function bearer(token) {
+  return { Authorization: `Bearer ${token}` };
+}
+
+/**
+ * createTable starts a live table; the answer holds the host token, shown only once.
+ * @param {{game: string, players: string[], variants?: Object<string, number>}} req
+ * @returns {Promise<CreatedTable>}
+ */
+export function createTable(req) {
+  return request('POST', '/api/v1/tables', req);
+}
+
+/**
+ * getTable reads a table: its seats, boards and live standings.
+ * @param {string} code
+ * @param {AbortSignal} [signal]
+ * @returns {Promise<Table>}
+ */
+export function getTable(code, signal) {
+  return request('GET', tablePath(code), undefined, signal);
+}
+
+/**
+ * joinTable adds a new seat for name.
+ * @param {string} code
+ * @param {string} name
+ * @returns {Promise<{seat: number, seatToken: string}>}
+ */
+export function joinTable(code, name) {
+  return request('POST', tablePath(code, '/seats'), { name });
+}
+
+/**
+ * claimSeat takes a seat the host named; a seat can be claimed once.
+ * @param {string} code
+ * @param {number} seat
+ * @returns {Promise<{seatToken: string}>}
+ */
+export function claimSeat(code, seat) {
+  return request('POST', tablePath(code, `/seats/${seat}/claim`));
+}
+
+/**
+ * putBoard saves one seat's board. With version, the server refuses (409)
+ * when the table changed since that version.
+ * @param {string} code
+ * @param {number} seat
+ * @param {string} token the host's or the seat's token
+ * @param {any} board
+ * @param {number} [version]
+ * @returns {Promise<{version: number, standings: Result | null, errors: FieldError[]}>}
+ */
+export function putBoard(code, seat, token, board, version) {
+  const headers = bearer(token);
+  if (version !== undefined) headers['If-Match'] = `"${version}"`;
+  return request('PUT', tablePath(code, `/seats/${seat}/board`), board, undefined, headers);
+}
+
+/**
+ * finishTable ends the game and records it (host only).
+ * @param {string} code
+ * @param {string} hostToken
+ * @returns {Promise<{playId: any, standings: Result}>}
+ */
+export function finishTable(code, hostToken) {
+  return request('POST', tablePath(code, '/finish'), undefined, undefined, bearer(hostToken));
+}
+
+/**
+ * addMove records one Insektenhotel move and returns the table after it.
+ * @param {string} code
+ * @param {string} token the host's, or the token of the seat on turn
+ * @param {any} move
+ * @returns {Promise<Table>}
+ */
+export function addMove(code, token, move) {
+  return request('POST', tablePath(code, '/moves'), move, undefined, bearer(token));
+}
+
+/**
+ * undoMove takes the last Insektenhotel move back and returns the table.
+ * @param {string} code
+ * @param {string} token
+ * @returns {Promise<Table>}
+ */
+export function undoMove(code, token) {
+  return request('DELETE', tablePath(code, '/moves/last'), undefined, undefined, bearer(token));
 }

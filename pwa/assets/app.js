@@ -5,13 +5,17 @@
 //   /                        home: pick a game
 //   /score/{game}            enter the boards, totals live
 //   /score/{game}/results    the ranked results
-//   /t/{code}                a live table (joined by QR code)
+//   /tables/new              start a live table
+//   /t/{code}                a live table (joined by QR code): the host's
+//                            screen, a player's board, or the seat picker
+//   /t/{code}/seats/{n}      the host fills in a seat's board
 
 import { h, replace } from './dom.js';
 import { listGames } from './api.js';
-import { hasEntry } from './store.js';
-import { interceptLinks } from './router.js';
+import { hasEntry, keptTables } from './store.js';
+import { interceptLinks, navigate } from './router.js';
 import { scoreScreen } from './score.js';
+import { newTableScreen, tableScreen } from './table.js';
 
 /** @typedef {(root: HTMLElement, params: string[]) => (void | (() => void) | Promise<void | (() => void)>)} Screen */
 
@@ -20,7 +24,9 @@ const routes = [
   [/^\/$/, homeScreen],
   [/^\/score\/([a-z0-9-]+)\/?$/, (root, [game]) => scoreScreen(root, game, 'edit')],
   [/^\/score\/([a-z0-9-]+)\/results\/?$/, (root, [game]) => scoreScreen(root, game, 'results')],
-  [/^\/t\/([A-Za-z0-9]+)\/?$/, tableScreen],
+  [/^\/tables\/new\/?$/, (root) => newTableScreen(root)],
+  [/^\/t\/([A-Za-z0-9]+)\/?$/, (root, [code]) => tableScreen(root, code)],
+  [/^\/t\/([A-Za-z0-9]+)\/seats\/(\d+)\/?$/, (root, [code, seat]) => tableScreen(root, code, Number(seat))],
 ];
 
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
@@ -67,7 +73,8 @@ async function homeScreen(root) {
       h('p', { class: 'brand' }, 'insectscore'),
       h('h1', {}, 'Score a game'),
       h('p', { class: 'lead' }, 'Enter the final boards and watch the totals add up. Nothing to install, nothing to sign up for.')),
-    list);
+    list,
+    tablePanel());
   const games = await listGames();
   list.removeAttribute('aria-busy');
   replace(list, games.map((g) => h('li', {},
@@ -90,17 +97,35 @@ function playerRange(min, max) {
 }
 
 /**
- * tableScreen is where a shared table link lands.
- * @param {HTMLElement} root
- * @param {string[]} params
+ * tablePanel offers the other way to play: a live table where every
+ * player enters their own board on their own phone; and leads back to the
+ * tables this browser is part of, or into one by its code.
  */
-function tableScreen(root, [code]) {
-  replace(root,
-    h('header', { class: 'topbar' }, h('a', { class: 'back', href: '/' }, h('span', { 'aria-hidden': 'true' }, '‹'), ' Games'),
-      h('h1', {}, `Table ${code.toUpperCase()}`)),
-    h('div', { class: 'panel empty-state' },
-      h('p', {}, 'Live tables are not in this version yet. Score the game on one phone instead:'),
-      h('a', { class: 'btn btn-primary', href: '/' }, 'Score a game')));
+function tablePanel() {
+  const input = /** @type {HTMLInputElement} */ (h('input', {
+    id: 'join-code', type: 'text', maxlength: 6, autocomplete: 'off', autocapitalize: 'characters', spellcheck: 'false',
+    placeholder: 'ABC234', class: 'code-input',
+  }));
+  const kept = keptTables();
+  return h('section', { class: 'panel table-cta', 'aria-labelledby': 'table-cta-title' },
+    h('h2', { id: 'table-cta-title' }, 'Everyone on their own phone'),
+    h('p', { class: 'muted' }, 'Start a table and show its QR code: each player scans it, enters their own board, and everyone sees the standings change live.'),
+    h('a', { class: 'btn btn-primary btn-wide', href: '/tables/new', dataset: { testid: 'start-table' } }, 'Start a table'),
+    kept.length ? h('ul', { class: 'kept-tables', 'aria-label': 'Your tables' }, kept.map((k) => h('li', {},
+      h('a', { class: 'btn', href: `/t/${k.code}` }, `Table ${k.code}`, h('span', { class: 'muted' }, k.host ? ' · host' : ' · your seat'))))) : null,
+    h('form', {
+      class: 'join-by-code', novalidate: true,
+      on: {
+        submit: (/** @type {Event} */ e) => {
+          e.preventDefault();
+          const code = input.value.trim().toUpperCase().replace(/[^A-Z0-9]/g, '');
+          if (code) navigate(`/t/${code}`);
+          else input.focus();
+        },
+      },
+    },
+    h('label', { class: 'label', for: 'join-code' }, 'Have a table code?'),
+    h('div', { class: 'code-row' }, input, h('button', { type: 'submit', class: 'btn' }, 'Join'))));
 }
 
 /** @param {HTMLElement} root */

@@ -9,7 +9,7 @@ import { openSheet } from './sheet.js';
 
 /** @typedef {import('./api.js').Spec} Spec */
 /** @typedef {import('./api.js').Option} Option */
-/** @typedef {import('./score.js').FormContext} FormContext */
+/** @typedef {import('./forms.js').FormContext} FormContext */
 /**
  * @typedef {{row: number, col: number, kind: string, name?: string, continent?: string, order?: string,
  *            size?: string, wreath?: string, institution?: string, points?: number, scored?: boolean}} Tile

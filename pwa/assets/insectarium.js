@@ -8,7 +8,7 @@ import { checks, enumOf, labelOf, segmented, stepper, text, toggle } from './wid
 import { openSheet } from './sheet.js';
 
 /** @typedef {import('./api.js').Spec} Spec */
-/** @typedef {import('./score.js').FormContext} FormContext */
+/** @typedef {import('./forms.js').FormContext} FormContext */
 /** @typedef {{name?: string, color?: string, insect?: string, points?: number, tools: string[], wild?: boolean}} Card */
 /**
  * @typedef {{grid: (Card | null)[][], rowTokens: (string | null)[], colTokens: (string | null)[],

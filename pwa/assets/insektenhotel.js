@@ -5,7 +5,7 @@ import { h } from './dom.js';
 import { enumOf, labelOf, segmented, select } from './widgets.js';
 
 /** @typedef {import('./api.js').Spec} Spec */
-/** @typedef {import('./score.js').FormContext} FormContext */
+/** @typedef {import('./forms.js').FormContext} FormContext */
 /** @typedef {{species: string, guests: number}} Floor */
 /** @typedef {{hotel: string, floors: Floor[]}} Board */
 
@@ -65,10 +65,10 @@ function render(ctx) {
     };
     drawRooms();
     return h('section', { class: 'floor field', dataset: { pointer: ptr } },
-      h('div', { class: 'floor-head' }, h('h3', {}, `Floor ${i + 1}`), roomsEl),
+      h('div', { class: 'floor-head' }, h('h3', {}, `Floor ${i + 1}`), ctx.setup ? null : roomsEl),
       select({ label: 'Species', pointer: `${ptr}/species`, options: species, value: f.species, none: 'Choose…',
         onChange: (v) => { f.species = v; drawRooms(); ctx.changed(); } }),
-      segmented({ label: 'Guests', pointer: `${ptr}/guests`, options: guestOptions, value: f.guests,
+      ctx.setup ? null : segmented({ label: 'Guests', pointer: `${ptr}/guests`, options: guestOptions, value: f.guests,
         onChange: (v) => { f.guests = Number(v); drawRooms(); ctx.changed(); } }),
       h('div', { class: 'msgs' }));
   };
@@ -80,7 +80,9 @@ function render(ctx) {
       : null,
     h('div', { class: 'field floors', dataset: { pointer: `${base}/floors` } },
       h('p', { class: 'label' }, 'Floors'),
-      h('p', { class: 'hint' }, 'Each floor takes one species in two rooms. Six guests fill the hotel and win.'),
+      h('p', { class: 'hint' }, ctx.setup
+        ? 'Choose the species printed on each floor of your hotel. The guests check in through the moves once every hotel is set up.'
+        : 'Each floor takes one species in two rooms. Six guests fill the hotel and win.'),
       Array.from({ length: floorCount }, (_, i) => floor(i)),
       h('div', { class: 'msgs' })));
 }

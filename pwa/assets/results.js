@@ -4,20 +4,21 @@
 
 import { h } from './dom.js';
 import { enumOf, labelOf } from './widgets.js';
-import { unitOf } from './score.js';
+import { unitOf } from './forms.js';
 
 /** @typedef {import('./api.js').Spec} Spec */
 /** @typedef {import('./api.js').Result} Result */
-/** @typedef {import('./store.js').Entry} Entry */
 
 /**
  * renderResults draws a scored table.
  * @param {Spec} spec
  * @param {Result} res
- * @param {Entry} entry
+ * @param {{players: any[]}} entry who played (an Entry, or a live table's seats)
+ * @param {{actions?: HTMLElement[]}} [opts] actions: the links under the
+ *   results, instead of the quick-score ones (edit the boards, another game)
  * @returns {HTMLElement}
  */
-export function renderResults(spec, res, entry) {
+export function renderResults(spec, res, entry, opts = {}) {
   const order = res.results.map((r, i) => ({ r, i })).sort((a, b) => a.r.rank - b.r.rank || a.i - b.i);
   const tie = res.tiebreak || tieSentence(spec, res);
   const warnings = res.results.flatMap((r) => r.warnings.map((w) => ({ who: r.name, detail: w.detail })));
@@ -39,9 +40,9 @@ export function renderResults(spec, res, entry) {
     warnings.length ? h('section', { class: 'panel warnings' },
       h('h2', {}, 'Worth a check'),
       h('ul', {}, warnings.map((w) => h('li', {}, res.results.length > 1 ? h('strong', {}, `${w.who}: `) : null, w.detail)))) : null,
-    h('div', { class: 'results-actions' },
+    h('div', { class: 'results-actions' }, opts.actions ?? [
       h('a', { class: 'btn', href: `/score/${spec.id}` }, 'Edit the boards'),
-      h('a', { class: 'btn btn-quiet', href: '/' }, 'Another game')));
+      h('a', { class: 'btn btn-quiet', href: '/' }, 'Another game')]));
 }
 
 /**
@@ -93,7 +94,7 @@ function breakdownTable(spec, res) {
 /**
  * provisional explains why the standings are not final yet.
  * @param {Spec} spec
- * @param {Entry} entry
+ * @param {{players: any[]}} entry
  */
 function provisional(spec, entry) {
   if (entry.players.length < spec.minPlayers) {
@@ -134,8 +135,11 @@ function capitalize(s) {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-/** @param {number} n */
-function ordinal(n) {
+/**
+ * ordinal writes a rank: 1st, 2nd, 3rd, 4th.
+ * @param {number} n
+ */
+export function ordinal(n) {
   const s = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' }[n % 10] ?? 'th');
   return `${n}${s}`;
 }

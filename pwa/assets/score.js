@@ -11,41 +11,17 @@ import { clearProblems, markProblems, playerOf } from './problems.js';
 import { segmented, text, toggle } from './widgets.js';
 import { renderResults } from './results.js';
 import { openSheet } from './sheet.js';
+import { boardField, boardRequest, loadForm, unitOf } from './forms.js';
 
 /** @typedef {import('./api.js').Spec} Spec */
 /** @typedef {import('./api.js').Result} Result */
 /** @typedef {import('./api.js').FieldError} FieldError */
 /** @typedef {import('./store.js').Entry} Entry */
-
-/**
- * @typedef {Object} FormContext
- * @property {Spec} spec
- * @property {any} board the player's board, in the API's shape; forms mutate it
- * @property {string} base the JSON Pointer of the board ("/players/0/board")
- * @property {HTMLElement} host where a form attaches its dialogs
- * @property {() => void} changed call after every change: saves and rescores
- * @property {() => void} refreshErrors call after redrawing part of the form
- */
-
-/**
- * @typedef {Object} BoardForm
- * @property {(spec: Spec) => any} emptyBoard
- * @property {(ctx: FormContext) => HTMLElement} render
- * @property {(board: any, spec: Spec) => string} [progress] a short "7/9 cards"
- * @property {(board: any) => any} [toRequest] the board as sent, when it differs from the form's state
- */
+/** @typedef {import('./forms.js').FormContext} FormContext */
+/** @typedef {import('./forms.js').BoardForm} BoardForm */
 
 /** How long typing must pause before the boards are rescored. */
 const rescoreDelay = 250;
-
-/**
- * loadForm imports the board form of a game.
- * @param {string} game
- * @returns {Promise<BoardForm>}
- */
-async function loadForm(game) {
-  return (await import(`./${game}.js`)).default;
-}
 
 /**
  * scoreScreen draws the board entry ("edit") or results view of a game.
@@ -103,7 +79,7 @@ function fitEntry(entry, spec, form) {
  */
 export function requestOf(entry, form) {
   return {
-    players: entry.players.map((p) => ({ name: p.name, board: form.toRequest ? form.toRequest(p.board) : p.board })),
+    players: entry.players.map((p) => ({ name: p.name, board: boardRequest(form, p.board) })),
     variants: { ...entry.variants },
   };
 }
@@ -211,9 +187,7 @@ function editView(root, spec, form, entry) {
         changed();
       },
     }),
-    h('div', { class: 'board field', dataset: { pointer: base } },
-      h('div', { class: 'msgs' }),
-      form.render({ spec, board: p.board, base, host: root, changed, refreshErrors: showProblems })),
+    boardField(form, { spec, board: p.board, base, host: root, changed, refreshErrors: showProblems }),
     canRemove ? h('button', { type: 'button', class: 'btn btn-danger-quiet remove-player', on: { click: () => removePlayer(i) } },
       `Remove ${p.name || `player ${i + 1}`}`) : null);
   }
@@ -411,15 +385,4 @@ function signed(n) {
 function whoIs(entry, pointer) {
   const i = playerOf(pointer);
   return i >= 0 ? `${entry.players[i]?.name || `Player ${i + 1}`}: ` : '';
-}
-
-/**
- * unitOf names what a game's total counts. A game whose score has a single
- * category (Insektenhotel's guests) counts that; the others count points.
- * @param {Spec} spec
- * @param {number} n
- */
-export function unitOf(spec, n) {
-  if (spec.breakdown.length === 1) return spec.breakdown[0].label.toLowerCase();
-  return n === 1 ? 'point' : 'points';
 }

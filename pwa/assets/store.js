@@ -48,3 +48,86 @@ export function hasEntry(game) {
     return false;
   }
 }
+
+/**
+ * @typedef {{hostToken?: string, joinUrl?: string, seat?: number, seatToken?: string, finished?: boolean}} TableAuth
+ * What this browser holds for a live table: the host's token (and the join
+ * link the server gave, which GET does not repeat), or a claimed seat; and
+ * whether the table was seen finished.
+ */
+
+/** @type {Map<string, string>} tables kept for this page when storage is unavailable */
+const memory = new Map();
+
+/** @param {string} code */
+function tableKey(code) {
+  return `insectscore.table.${code.toUpperCase()}`;
+}
+
+/**
+ * loadTableAuth returns the tokens kept for a table, or an empty record.
+ * @param {string} code
+ * @returns {TableAuth}
+ */
+export function loadTableAuth(code) {
+  try {
+    let raw = memory.get(tableKey(code)) ?? null;
+    try {
+      raw = localStorage.getItem(tableKey(code)) ?? raw;
+    } catch {
+      /* storage disabled: what this page kept in memory */
+    }
+    const a = JSON.parse(raw || 'null');
+    if (!a || typeof a !== 'object') return {};
+    /** @type {TableAuth} */
+    const out = {};
+    if (typeof a.hostToken === 'string' && a.hostToken) out.hostToken = a.hostToken;
+    if (typeof a.joinUrl === 'string' && a.joinUrl) out.joinUrl = a.joinUrl;
+    if (a.finished === true) out.finished = true;
+    if (Number.isInteger(a.seat) && a.seat >= 0 && typeof a.seatToken === 'string' && a.seatToken) {
+      out.seat = a.seat;
+      out.seatToken = a.seatToken;
+    }
+    return out;
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * saveTableAuth keeps a table's tokens, merged with what is kept already,
+ * so a reload finds the host screen or the seat again.
+ * @param {string} code
+ * @param {TableAuth} auth
+ */
+export function saveTableAuth(code, auth) {
+  const value = JSON.stringify({ ...loadTableAuth(code), ...auth });
+  memory.set(tableKey(code), value);
+  try {
+    localStorage.setItem(tableKey(code), value);
+  } catch {
+    /* private mode or quota: the seat lasts until the tab closes */
+  }
+}
+
+/**
+ * keptTables lists the open tables this browser holds a token for,
+ * with the role it holds, so the home screen can lead back to them.
+ * @returns {{code: string, host: boolean}[]}
+ */
+export function keptTables() {
+  /** @type {{code: string, host: boolean}[]} */
+  const out = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i) ?? '';
+      if (!key.startsWith('insectscore.table.')) continue;
+      const code = key.slice('insectscore.table.'.length);
+      const a = loadTableAuth(code);
+      if ((a.hostToken || a.seatToken) && !a.finished) out.push({ code, host: !!a.hostToken });
+    }
+  } catch {
+    /* no storage: nothing kept */
+  }
+  return out.sort((a, b) => a.code.localeCompare(b.code));
+}

@@ -1,0 +1,322 @@
+// hotel.js: the Insektenhotel turn tracker of a live table. Once every
+// hotel is set up, the player on turn (or the host, for a phone passed
+// around) records each card they turn over, a lure or a pass; the server
+// applies the rules and answers with the table, whose `hotel` holds the
+// hotels, honey, piles and the log. Everything shown comes from there.
+
+import { h, replace } from './dom.js';
+import { ApiError, addMove, undoMove } from './api.js';
+import { enumOf, labelOf, segmented } from './widgets.js';
+import { openSheet } from './sheet.js';
+
+/** @typedef {import('./api.js').Spec} Spec */
+/** @typedef {import('./api.js').Table} Table */
+/** @typedef {import('./api.js').HotelState} HotelState */
+
+const floorCount = 3;
+const rooms = 2;
+/** How many log lines show before "earlier moves". */
+const recentLog = 6;
+
+/**
+ * hotelSetUp says whether every seat has a hotel colour and three
+ * different floor species, with nothing the server objects to: then the
+ * first move can be made.
+ * @param {Table} t
+ * @param {Spec} spec
+ */
+export function hotelSetUp(t, spec) {
+  if (t.seats.length < spec.minPlayers || t.errors.length > 0) return false;
+  return t.seats.every((s) => {
+    const b = s.board;
+    if (!b || typeof b.hotel !== 'string' || !b.hotel || !Array.isArray(b.floors) || b.floors.length < floorCount) return false;
+    const species = b.floors.slice(0, floorCount).map((/** @type {any} */ f) => f && f.species);
+    return species.every(Boolean) && new Set(species).size === floorCount;
+  });
+}
+
+/**
+ * hotelPhase is where an Insektenhotel table stands: hotels being set up,
+ * set up with no move yet, or played move by move.
+ * @param {Table} t
+ * @param {Spec} spec
+ * @returns {'setup' | 'ready' | 'playing'}
+ */
+export function hotelPhase(t, spec) {
+  if (t.hotel) return 'playing';
+  return hotelSetUp(t, spec) ? 'ready' : 'setup';
+}
+
+/**
+ * stateOf is the tracker's state: the server's once a move was made, else
+ * the start, read off the seats' hotels (seat 0 starts, nobody holds a card).
+ * @param {Table} t
+ * @returns {HotelState}
+ */
+function stateOf(t) {
+  if (t.hotel) return t.hotel;
+  return {
+    turn: 0, round: 1, drawn: 0, deck: null, discard: 0, finished: false, winner: -1, log: [],
+    players: t.seats.map((s) => ({
+      name: s.name,
+      hotel: s.board?.hotel ?? '',
+      floors: (s.board?.floors ?? []).slice(0, floorCount).map((/** @type {any} */ f) => ({ species: f.species, guests: 0 })),
+      guests: 0, honey: 0, honeyUsable: 0, pile: 0,
+    })),
+  };
+}
+
+/**
+ * lastMover is the seat that made the last move, who may take it back, or -1.
+ * @param {HotelState} s
+ */
+function lastMover(s) {
+  if (s.log.length === 0) return -1;
+  if (s.finished) return s.winner;
+  if (s.drawn > 0) return s.turn;
+  return (s.turn - 1 + s.players.length) % s.players.length;
+}
+
+/**
+ * @typedef {Object} HotelPanel
+ * @property {HTMLElement} el
+ * @property {(t: Table) => void} update draws the table's state
+ */
+
+/**
+ * hotelPanel draws the move panel, the hotels and the log.
+ * @param {{spec: Spec, code: string, token: string, seat: number, host: boolean,
+ *          sheetHost: HTMLElement, onTable: (t: Table) => void}} o
+ *   seat: this phone's seat, -1 for the host's screen
+ * @returns {HotelPanel}
+ */
+export function hotelPanel(o) {
+  const species = enumOf(o.spec, 'species');
+  const hotels = enumOf(o.spec, 'hotel');
+  const moveEl = h('section', { class: 'panel move-panel', 'aria-labelledby': 'move-title' });
+  const hotelsEl = h('section', { class: 'hotels', 'aria-label': 'Hotels' });
+  const logEl = h('section', { class: 'panel log-panel' });
+  const problem = h('div', { class: 'banner', role: 'alert', hidden: true, dataset: { testid: 'move-error' } });
+  const el = h('div', { class: 'hotel-tracker' }, moveEl, hotelsEl, logEl);
+  let busy = false;
+  /** @type {HotelState} */ let state = { turn: 0, round: 1, drawn: 0, deck: null, discard: 0, finished: false, winner: -1, log: [], players: [] };
+
+  /** @param {string} id */
+  const speciesName = (id) => labelOf(species, id);
+
+  /** @param {Table} t */
+  function update(t) {
+    const next = stateOf(t);
+    // A refusal is about the move it answered: once the game moved on, it goes.
+    if (next.log.length !== state.log.length || next.turn !== state.turn) problem.hidden = true;
+    state = next;
+    drawMoves();
+    drawHotels();
+    drawLog();
+  }
+
+  function drawMoves() {
+    const s = state;
+    const onTurn = s.players[s.turn];
+    const mine = o.seat === s.turn;
+    const canAct = !s.finished && (o.host || mine);
+    /** @type {any[]} */
+    const body = [];
+    if (s.finished) {
+      const w = s.players[s.winner];
+      body.push(h('h2', { id: 'move-title' }, `${w?.name ?? 'Someone'} wins!`),
+        h('p', { class: 'lead-line', dataset: { testid: 'hotel-winner' } },
+          `The ${labelOf(hotels, w?.hotel).toLowerCase()} hotel is full.`,
+          o.host ? ' Finish the game to record the result.' : ''));
+    } else {
+      body.push(h('h2', { id: 'move-title', dataset: { testid: 'turn' } },
+        mine ? 'Your turn' : `${onTurn?.name ?? '?'}'s turn`),
+      h('p', { class: 'turn-meta' },
+        `Round ${s.round}`,
+        ` · ${s.drawn === 0 ? 'nothing drawn yet' : `${s.drawn} ${s.drawn === 1 ? 'card' : 'cards'} drawn`}`,
+        ` · deck ${s.deck === null ? 'full' : s.deck}`,
+        s.discard ? ` · discard ${s.discard}` : ''));
+    }
+    if (canAct) body.push(actions(s));
+    else if (!s.finished) body.push(h('p', { class: 'muted' }, `Waiting for ${onTurn?.name ?? 'the next player'} to play.`));
+    body.push(problem);
+    const who = lastMover(s);
+    if (who >= 0 && (o.host || who === o.seat)) {
+      body.push(h('div', { class: 'undo-row' },
+        h('button', { type: 'button', class: 'btn btn-quiet', dataset: { testid: 'undo' }, on: { click: undo } },
+          '↶ Undo the last move')));
+    }
+    replace(moveEl, body);
+  }
+
+  /**
+   * actions are the buttons of the player on turn.
+   * @param {HotelState} s
+   */
+  function actions(s) {
+    const p = s.players[s.turn];
+    const canLure = s.drawn === 0 && p.honeyUsable >= 2;
+    /** @type {{id: string, label: string, kind: string}[]} */
+    const cards = [
+      ...species.map((x) => ({ id: x.id, label: x.label, kind: 'tourist' })),
+      { id: 'honey', label: 'Honey', kind: 'honey' },
+      { id: 'cockroach', label: 'Cockroach', kind: 'cockroach' },
+      { id: 'spider', label: 'Spider', kind: 'spider' },
+    ];
+    return h('div', { class: 'move-actions' },
+      h('div', { class: 'field', role: 'group', 'aria-labelledby': 'draw-label' },
+        h('p', { class: 'label', id: 'draw-label' }, o.seat === s.turn ? 'Draw: which card did you turn over?' : `Draw: which card did ${p.name} turn over?`),
+        h('div', { class: 'card-grid' }, cards.map((c) => h('button', {
+          type: 'button', class: ['draw-btn', `draw-${c.kind}`, `sp-${c.id}`], dataset: { card: c.id },
+          disabled: busy, on: { click: () => draw(c.id) },
+        }, c.label)))),
+      h('div', { class: 'move-row' },
+        h('button', {
+          type: 'button', class: 'btn', dataset: { testid: 'lure' }, disabled: busy || !canLure, on: { click: lure },
+          'aria-describedby': 'lure-hint',
+        }, 'Lure…'),
+        h('button', {
+          type: 'button', class: 'btn', dataset: { testid: 'pass' }, disabled: busy || s.drawn === 0, on: { click: pass },
+          'aria-describedby': 'pass-hint',
+        }, 'Pass')),
+      h('p', { class: 'hint', id: 'lure-hint' }, canLure
+        ? `Lure: pay 2 honey to name a species in another player's face-down pile (${p.honeyUsable} usable).`
+        : s.drawn > 0 ? 'Lure: only before the first draw of a turn.'
+          : `Lure: needs 2 honey from an earlier round (${p.honeyUsable} usable).`),
+      h('p', { class: 'hint', id: 'pass-hint' }, s.drawn === 0 ? 'Pass: after drawing at least one card.' : 'Pass: end the turn now.'));
+  }
+
+  /**
+   * send posts a move (or undoes one) and shows the table it gives.
+   * @param {() => Promise<Table>} call
+   */
+  async function send(call) {
+    if (busy) return;
+    busy = true;
+    problem.hidden = true;
+    moveEl.setAttribute('aria-busy', 'true');
+    moveEl.querySelectorAll('button').forEach((b) => { /** @type {HTMLButtonElement} */ (b).disabled = true; });
+    try {
+      const t = await call();
+      busy = false;
+      o.onTable(t);
+    } catch (err) {
+      busy = false;
+      drawMoves();
+      if (!(err instanceof ApiError)) throw err;
+      const lines = err.fields.length ? err.fields.map((f) => f.detail) : [err.message];
+      replace(problem, lines.map((l) => h('p', {}, capitalize(l))));
+      problem.hidden = false;
+    } finally {
+      busy = false;
+      moveEl.removeAttribute('aria-busy');
+    }
+  }
+
+  /** @param {string} card */
+  function draw(card) {
+    if (card !== 'spider') {
+      send(() => addMove(o.code, o.token, { type: 'draw', card }));
+      return;
+    }
+    const singles = [];
+    state.players.forEach((p, i) => {
+      if (i === state.turn) return;
+      for (const f of p.floors) if (f.guests === 1) singles.push({ player: i, species: f.species, label: `${p.name}'s ${speciesName(f.species).toLowerCase()}` });
+    });
+    if (singles.length === 0) {
+      send(() => addMove(o.code, o.token, { type: 'draw', card: 'spider' }));
+      return;
+    }
+    const s = openSheet({
+      host: o.sheetHost,
+      title: 'Spider: whose guest runs away?',
+      body: h('div', { class: 'editor' },
+        h('p', { class: 'hint' }, 'The spider scares one single guest out of another hotel. Pairs are safe.'),
+        h('div', { class: 'pick-list' }, singles.map((x) => h('button', {
+          type: 'button', class: 'btn', dataset: { evict: `${x.player}:${x.species}` },
+          on: { click: () => { s.close(); send(() => addMove(o.code, o.token, { type: 'draw', card: 'spider', evict: { player: x.player, species: x.species } })); } },
+        }, x.label)))),
+      actions: [h('button', { type: 'button', class: 'btn', on: { click: () => s.close() } }, 'Cancel')],
+    });
+  }
+
+  function lure() {
+    const me = state.players[state.turn];
+    const targets = state.players.map((p, i) => ({ id: String(i), label: `${p.name} (${p.pile} face down)` })).filter((x) => Number(x.id) !== state.turn);
+    const wanted = me.floors.filter((f) => f.guests < rooms).map((f) => ({ id: f.species, label: speciesName(f.species) }));
+    /** @type {{target?: number, species?: string}} */
+    const pick = {};
+    const go = /** @type {HTMLButtonElement} */ (h('button', {
+      type: 'button', class: 'btn btn-primary', disabled: true, dataset: { testid: 'lure-go' },
+      on: {
+        click: () => {
+          s.close();
+          send(() => addMove(o.code, o.token, { type: 'lure', target: pick.target, species: pick.species }));
+        },
+      },
+    }, 'Lure (2 honey)'));
+    const ready = () => { go.disabled = pick.target === undefined || !pick.species; };
+    const s = openSheet({
+      host: o.sheetHost,
+      title: 'Lure a guest',
+      body: h('div', { class: 'editor' },
+        h('p', { class: 'hint' }, 'Name a species in another player\'s face-down pile. Right or wrong, that player gets 1 honey.'),
+        segmented({ label: 'From whose pile', options: targets, value: undefined, class: 'stack',
+          onChange: (v) => { pick.target = Number(v); ready(); } }),
+        segmented({ label: 'Which species', options: wanted, value: undefined,
+          onChange: (v) => { pick.species = v; ready(); } })),
+      actions: [h('button', { type: 'button', class: 'btn', on: { click: () => s.close() } }, 'Cancel'), go],
+    });
+  }
+
+  function pass() {
+    send(() => addMove(o.code, o.token, { type: 'pass' }));
+  }
+
+  function undo() {
+    send(() => undoMove(o.code, o.token));
+  }
+
+  function drawHotels() {
+    const s = state;
+    replace(hotelsEl, s.players.map((p, i) => h('article', {
+      class: ['hotel-card', i === s.turn && !s.finished && 'on-turn', i === s.winner && 'winner', i === o.seat && 'mine'],
+      dataset: { seat: i }, 'aria-label': `${p.name}: ${labelOf(hotels, p.hotel)} hotel, ${p.guests} of ${floorCount * rooms} guests`,
+    },
+    h('header', { class: 'hotel-head' },
+      h('span', { class: ['dot', `swatch-${p.hotel}`], 'aria-hidden': 'true' }),
+      h('strong', { class: 'hotel-name' }, p.name),
+      i === s.turn && !s.finished ? h('span', { class: 'tag' }, 'on turn') : null,
+      i === s.winner ? h('span', { class: 'tag' }, 'winner') : null,
+      h('span', { class: 'hotel-guests', dataset: { testid: `guests-${i}` } }, `${p.guests}/${floorCount * rooms}`)),
+    h('ul', { class: 'hotel-floors' }, p.floors.map((f) => h('li', { class: 'hfloor' },
+      h('span', { class: 'hfloor-name' }, speciesName(f.species)),
+      h('span', { class: 'rooms', 'aria-label': `${f.guests} of ${rooms} rooms taken` },
+        Array.from({ length: rooms }, (_, k) => h('span', { class: ['room', k < f.guests && 'taken'] }, k < f.guests ? '●' : '')))))),
+    h('p', { class: 'hotel-meta' },
+      h('span', {}, `Honey ${p.honey}`, p.honey !== p.honeyUsable ? ` (${p.honeyUsable} usable)` : ''),
+      h('span', {}, `Face down ${p.pile}`)))));
+  }
+
+  function drawLog() {
+    const lines = [...state.log].reverse();
+    const item = (/** @type {string} */ l) => h('li', {}, l);
+    replace(logEl,
+      h('h2', {}, 'What happened'),
+      lines.length === 0
+        ? h('p', { class: 'muted' }, `No move yet: ${state.players[0]?.name ?? 'the first player'} starts. Enter each card as it is turned over.`)
+        : h('ol', { class: 'log', reversed: true, start: lines.length, dataset: { testid: 'log' } }, lines.slice(0, recentLog).map(item)),
+      lines.length > recentLog
+        ? h('details', { class: 'log-more' }, h('summary', {}, `Earlier moves (${lines.length - recentLog})`),
+          h('ol', { class: 'log', reversed: true, start: lines.length - recentLog }, lines.slice(recentLog).map(item)))
+        : null);
+  }
+
+  return { el, update };
+}
+
+/** @param {string} s */
+function capitalize(s) {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}

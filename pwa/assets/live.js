@@ -1,0 +1,117 @@
+// live.js: keeps a screen's copy of a table current. The server pushes the
+// table JSON over Server-Sent Events on every change; EventSource
+// reconnects by itself and resumes with Last-Event-ID. While the stream is
+// down a "Reconnecting…" banner shows; it goes at the next message. The
+// table is also read again when the phone comes back online or the page
+// becomes visible, since a sleeping phone may have missed events.
+
+import { h } from './dom.js';
+import { ApiError, getTable, tablePath } from './api.js';
+
+/** @typedef {import('./api.js').Table} Table */
+
+/** The longest wait between two attempts when EventSource gave up. */
+const maxRetry = 15000;
+
+/**
+ * @typedef {Object} LiveTable
+ * @property {HTMLElement} banner the "Reconnecting…" banner, to place on screen
+ * @property {() => Promise<void>} refresh reads the table now
+ * @property {() => void} close stops listening
+ */
+
+/**
+ * watchTable listens to a table's changes. onTable gets every table JSON
+ * that is not older than the last one it got, from the stream or a read.
+ * @param {string} code
+ * @param {(t: Table) => void} onTable
+ * @returns {LiveTable}
+ */
+export function watchTable(code, onTable) {
+  const banner = h('div', { class: 'banner reconnecting', role: 'status', hidden: true, dataset: { testid: 'reconnecting' } },
+    h('span', { class: 'spinner', 'aria-hidden': 'true' }), 'Reconnecting… the standings will catch up by themselves.');
+  /** @type {EventSource | null} */ let es = null;
+  /** @type {number | undefined} */ let timer;
+  let closed = false;
+  let lost = false;
+  let retry = 1000;
+  let version = -1;
+
+  /** @param {Table} t */
+  const deliver = (t) => {
+    if (closed || !t || typeof t.version !== 'number' || t.version < version) return;
+    version = t.version;
+    onTable(t);
+  };
+  /** @param {boolean} down */
+  const setLost = (down) => {
+    lost = down;
+    banner.hidden = !down;
+  };
+
+  const open = () => {
+    timer = undefined;
+    if (closed) return;
+    es = new EventSource(tablePath(code, '/events'));
+    es.addEventListener('table', (e) => {
+      retry = 1000;
+      setLost(false);
+      try {
+        deliver(JSON.parse(/** @type {MessageEvent} */ (e).data));
+      } catch {
+        /* a broken event: the next one, or a read, brings the table */
+      }
+    });
+    // After a drop the server only sends the table if it changed meanwhile,
+    // so read it once to know the stream is back and nothing was missed.
+    es.addEventListener('open', () => { if (lost) refresh(); });
+    es.addEventListener('error', () => {
+      if (closed) return;
+      setLost(true);
+      // EventSource retries a dropped connection itself; an answer that is
+      // not a stream (the server restarting, a proxy error) ends it for good.
+      if (es && es.readyState === EventSource.CLOSED) reopenLater();
+    });
+  };
+
+  const reopenLater = () => {
+    es?.close();
+    es = null;
+    clearTimeout(timer);
+    timer = setTimeout(open, retry);
+    retry = Math.min(retry * 2, maxRetry);
+  };
+
+  const refresh = async () => {
+    if (closed) return;
+    try {
+      const t = await getTable(code);
+      setLost(false);
+      deliver(t);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 0) setLost(true);
+    }
+    if (!closed && (!es || es.readyState === EventSource.CLOSED)) {
+      clearTimeout(timer);
+      retry = 1000;
+      open();
+    }
+  };
+
+  const onVisible = () => { if (document.visibilityState === 'visible') refresh(); };
+  window.addEventListener('online', refresh);
+  document.addEventListener('visibilitychange', onVisible);
+  open();
+
+  return {
+    banner,
+    refresh,
+    close() {
+      closed = true;
+      clearTimeout(timer);
+      es?.close();
+      window.removeEventListener('online', refresh);
+      document.removeEventListener('visibilitychange', onVisible);
+    },
+  };
+}

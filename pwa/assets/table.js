@@ -1,0 +1,833 @@
+// table.js: live tables. One phone starts a table and shows its QR code;
+// the others open /t/CODE, pick their seat and enter their own board, and
+// every screen follows the standings as they change (live.js).
+//
+//   /tables/new          start a table: game, player names, house rules
+//   /t/CODE              the host's screen, a player's board, or the seat
+//                        picker, depending on the token this browser keeps;
+//                        the results once the table is finished
+//   /t/CODE/seats/N      the host fills in seat N (one phone passed around)
+//
+// Tokens are kept per table in localStorage (store.js), so a reload keeps
+// the host screen or the seat.
+
+import { h, replace, debounce } from './dom.js';
+import {
+  ApiError, claimSeat, createTable, finishTable, getGame, getTable, joinTable, listGames, putBoard, tablePath,
+} from './api.js';
+import { loadTableAuth, saveTableAuth } from './store.js';
+import { navigate } from './router.js';
+import { clearProblems, markProblems, playerOf } from './problems.js';
+import { segmented, text, toggle } from './widgets.js';
+import { boardField, boardRequest, loadForm, unitOf } from './forms.js';
+import { ordinal, renderResults } from './results.js';
+import { watchTable } from './live.js';
+import { openSheet } from './sheet.js';
+import { hotelPanel, hotelPhase } from './hotel.js';
+
+/** @typedef {import('./api.js').Spec} Spec */
+/** @typedef {import('./api.js').Table} Table */
+/** @typedef {import('./api.js').FieldError} FieldError */
+/** @typedef {import('./forms.js').BoardForm} BoardForm */
+/** @typedef {import('./store.js').TableAuth} TableAuth */
+
+/** How long typing must pause before a board is saved. */
+const saveDelay = 300;
+/** How often a save is retried after the table moved on under it. */
+const maxRetries = 5;
+
+/**
+ * topbar is the header of a table screen.
+ * @param {string} href where back leads
+ * @param {string} back its label
+ * @param {string} title
+ * @param {string} [aside] a short note at the right (the game)
+ */
+function topbar(href, back, title, aside) {
+  return h('header', { class: 'topbar' },
+    h('a', { class: 'back', href }, h('span', { 'aria-hidden': 'true' }, '‹'), ` ${back}`),
+    h('h1', {}, title),
+    aside ? h('span', { class: 'topbar-game' }, aside) : null);
+}
+
+/**
+ * canon writes a value as JSON with sorted keys, so two boards compare
+ * equal however their keys were ordered.
+ * @param {any} v
+ * @returns {string}
+ */
+export function canon(v) {
+  if (v === undefined) return 'null';
+  if (Array.isArray(v)) return `[${v.map(canon).join(',')}]`;
+  if (v && typeof v === 'object') {
+    return `{${Object.keys(v).sort().filter((k) => v[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canon(v[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
+
+/**
+ * newTableScreen starts a table: the game, the names of the players at
+ * hand (the others join by the code) and the house rules.
+ * @param {HTMLElement} root
+ */
+export async function newTableScreen(root) {
+  const games = await listGames();
+  const wanted = new URLSearchParams(location.search).get('game');
+  let game = games.find((g) => g.id === wanted)?.id ?? '';
+  /** @type {string[]} */
+  const names = ['', ''];
+  /** @type {Object<string, number>} */
+  let variants = {};
+  /** @type {Spec | null} */ let spec = null;
+
+  const banner = h('div', { class: 'banner', role: 'alert', hidden: true });
+  const namesEl = h('div', { class: 'names' });
+  const variantsEl = h('div', { class: 'new-variants' });
+  const addBtn = h('button', { type: 'button', class: 'btn btn-quiet add-name', on: { click: addName } }, '+ Add a player');
+  const createBtn = /** @type {HTMLButtonElement} */ (h('button', { type: 'submit', class: 'btn btn-primary', dataset: { testid: 'create-table' } }, 'Create the table'));
+
+  replace(root,
+    topbar('/', 'Games', 'Start a table'),
+    h('p', { class: 'lead intro' }, 'Everyone enters their own board on their own phone: they scan the QR code this phone shows, and the standings update live.'),
+    h('form', { class: 'new-table', novalidate: true, on: { submit: create } },
+      h('section', { class: 'panel' },
+        segmented({ label: 'Game', pointer: '/game', class: 'stack', options: games.map((g) => ({ id: g.id, label: g.name })), value: game,
+          onChange: (v) => { game = v; variants = {}; loadSpec(); } })),
+      h('section', { class: 'panel' },
+        h('div', { class: 'field', dataset: { pointer: '/players' } },
+          h('h2', {}, 'Players'),
+          h('p', { class: 'hint' }, 'Name the players at the table, or only yourself: anyone can join later by the code with their own name.'),
+          h('div', { class: 'msgs' })),
+        namesEl, addBtn),
+      variantsEl,
+      banner,
+      h('div', { class: 'actionbar' },
+        h('p', { class: 'live-state' }, 'The QR code comes next.'),
+        createBtn)));
+  drawNames();
+  if (game) await loadSpec();
+
+  /** loadSpec fetches the chosen game's player counts and house rules. */
+  async function loadSpec() {
+    const id = game;
+    const s = await getGame(id);
+    if (id !== game) return;
+    spec = s;
+    // Redraw the names only when some must go: someone may be typing one.
+    if (names.length > spec.maxPlayers) {
+      names.length = spec.maxPlayers;
+      drawNames();
+    }
+    addBtn.hidden = names.length >= spec.maxPlayers;
+    drawVariants();
+  }
+
+  function drawNames() {
+    replace(namesEl, names.map((n, i) => text({
+      label: i === 0 ? 'Player 1 (you?)' : `Player ${i + 1}`, pointer: `/players/${i}`, value: n, maxlength: 40,
+      autocomplete: i === 0 ? 'nickname' : 'off', placeholder: i === 0 ? 'Your name' : 'Name, or leave empty',
+      onChange: (v) => { names[i] = v; },
+    })));
+    addBtn.hidden = names.length >= (spec?.maxPlayers ?? 4);
+  }
+
+  function addName() {
+    names.push('');
+    drawNames();
+    /** @type {HTMLInputElement | null} */ (namesEl.querySelector(`[data-pointer="/players/${names.length - 1}"] input`))?.focus();
+  }
+
+  function drawVariants() {
+    if (!spec || spec.variants.length === 0) {
+      replace(variantsEl);
+      return;
+    }
+    replace(variantsEl, h('section', { class: 'panel variants-new' },
+      h('h2', {}, 'House rules'),
+      spec.variants.map((v) => {
+        const pointer = `/variants/${v.key}`;
+        const value = variants[v.key] ?? v.default;
+        /** @param {number} x */
+        const set = (x) => { if (x === v.default) delete variants[v.key]; else variants[v.key] = x; };
+        if (v.values.length === 2 && v.values.includes(0) && v.values.includes(1)) {
+          return toggle({ label: v.label, pointer, checked: value === 1, onChange: (on) => set(on ? 1 : 0) });
+        }
+        return segmented({ label: v.label, pointer, value, class: 'numbers', options: v.values.map((x) => ({ id: String(x), label: String(x) })),
+          onChange: (x) => set(Number(x)) });
+      })));
+  }
+
+  /** @param {Event} e */
+  async function create(e) {
+    e.preventDefault();
+    clearProblems(root);
+    banner.hidden = true;
+    if (!game) {
+      markProblems(root, [{ pointer: '/game', detail: 'choose the game you play' }], 'error');
+      return;
+    }
+    // Empty lines are players who will join by the code; the server's
+    // pointers count the names sent, so keep where each came from.
+    const sent = names.map((n, i) => ({ n: n.trim(), i })).filter((x) => x.n);
+    createBtn.disabled = true;
+    try {
+      const t = await createTable({ game, players: sent.map((x) => x.n), variants });
+      saveTableAuth(t.code, { hostToken: t.hostToken, joinUrl: t.joinUrl });
+      navigate(`/t/${t.code}`);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      const fields = err.fields.map((f) => {
+        const m = /^\/players\/(\d+)(.*)$/.exec(f.pointer);
+        return m && sent[Number(m[1])] ? { ...f, pointer: `/players/${sent[Number(m[1])].i}${m[2]}` } : f;
+      });
+      const lost = markProblems(root, fields, 'error');
+      const lines = fields.length ? lost.map((f) => f.detail) : [err.message];
+      replace(banner, lines.map((l) => h('p', {}, l)));
+      banner.hidden = lines.length === 0;
+    } finally {
+      createBtn.disabled = false;
+    }
+  }
+}
+
+/**
+ * tableScreen draws a table for whoever opens it: the host (this browser
+ * created it), a seated player, or a newcomer who picks a seat.
+ * @param {HTMLElement} root
+ * @param {string} rawCode
+ * @param {number} [seat] the seat the host opens (/t/CODE/seats/N)
+ * @returns {Promise<(() => void) | void>}
+ */
+export async function tableScreen(root, rawCode, seat) {
+  const code = rawCode.toUpperCase();
+  const table = await getTable(code);
+  const spec = await getGame(table.game);
+  const auth = loadTableAuth(code);
+  const ctx = { root, spec, code, table, auth };
+  if (table.status === 'finished') return finishedView(ctx);
+  if (seat !== undefined) {
+    if (!auth.hostToken || !table.seats[seat]) {
+      navigate(`/t/${code}`, { replace: true });
+      return undefined;
+    }
+    return seatView(ctx, await loadForm(spec.id), seat, auth.hostToken, true);
+  }
+  if (auth.hostToken) return hostView(ctx);
+  if (auth.seatToken && auth.seat !== undefined && table.seats[auth.seat]) {
+    return seatView(ctx, await loadForm(spec.id), auth.seat, auth.seatToken, false);
+  }
+  return joinView(ctx);
+}
+
+/**
+ * @typedef {{root: HTMLElement, spec: Spec, code: string, table: Table, auth: TableAuth}} TableContext
+ */
+
+/**
+ * resultOf is a seat's line of the live standings, if there are standings.
+ * @param {Table} t
+ * @param {number} i
+ */
+function resultOf(t, i) {
+  return t.standings?.results[i];
+}
+
+/**
+ * finishedView shows a finished table's results, read-only.
+ * @param {TableContext} ctx
+ */
+function finishedView({ root, spec, code, table, auth }) {
+  if (auth.hostToken || auth.seatToken) saveTableAuth(code, { finished: true });
+  const hotel = table.hotel ? hotelPanel({ spec, code, token: '', seat: -2, host: false, sheetHost: root, onTable: () => {} }) : null;
+  hotel?.update(table);
+  replace(root,
+    topbar('/', 'Games', 'Results', `Table ${code}`),
+    h('p', { class: 'notice finished-note' }, 'This table is finished; the result is recorded.'),
+    table.standings
+      ? renderResults(spec, table.standings, { players: table.seats }, {
+        actions: [
+          h('a', { class: 'btn btn-primary', href: '/tables/new' }, 'Start another table'),
+          h('a', { class: 'btn btn-quiet', href: '/' }, 'Home')],
+      })
+      : h('p', { class: 'panel' }, 'This table was finished without standings.'),
+    hotel ? h('div', { class: 'finished-hotels' }, hotel.el) : null);
+}
+
+/**
+ * hostView is the host's screen: the QR code and the code to join, the
+ * seats with their live standings, each seat's board a tap away, the
+ * Insektenhotel moves, and Finish.
+ * @param {TableContext} ctx
+ */
+function hostView({ root, spec, code, table: first, auth }) {
+  let table = first;
+  let leaving = false;
+  const hostToken = /** @type {string} */ (auth.hostToken);
+  const joinUrl = auth.joinUrl || `${location.origin}/t/${code}`;
+  /** @type {FieldError[]} */ let finishFields = [];
+  /** @type {string[]} */ let finishLines = [];
+
+  const live = watchTable(code, apply);
+  const seatsEl = h('ol', { class: 'seat-list', 'aria-label': 'Players and standings' });
+  const paused = h('div', { class: 'notice', role: 'status', hidden: true });
+  const joinHint = h('p', { class: 'hint' });
+  const finishBanner = h('div', { class: 'banner', role: 'alert', hidden: true, dataset: { testid: 'finish-problem' } });
+  const summary = h('p', { class: 'live-state' });
+  const finishBtn = /** @type {HTMLButtonElement} */ (h('button', {
+    type: 'button', class: 'btn btn-primary', dataset: { testid: 'finish' }, on: { click: finish },
+  }, 'Finish game'));
+  const hotel = spec.id === 'insektenhotel'
+    ? hotelPanel({ spec, code, token: hostToken, seat: -1, host: true, sheetHost: root, onTable: apply })
+    : null;
+  const hotelSlot = h('div', {});
+
+  replace(root,
+    topbar('/', 'Games', `Table ${code}`, spec.name),
+    live.banner,
+    joinPanel(code, joinUrl, table.seats.every((s) => s.claimed) && table.seats.length >= spec.minPlayers, root),
+    h('section', { class: 'panel seats-panel' },
+      h('h2', {}, 'Players'),
+      seatsEl, paused, joinHint),
+    hotelSlot,
+    finishBanner,
+    h('div', { class: 'actionbar' }, summary, finishBtn));
+  draw();
+
+  /** @param {Table} t */
+  function apply(t) {
+    if (leaving || t.version < table.version) return;
+    if (t.version !== table.version) {
+      finishFields = [];
+      finishLines = [];
+    }
+    table = t;
+    if (t.status === 'finished') {
+      leaving = true;
+      navigate(`/t/${code}`, { replace: true });
+      return;
+    }
+    draw();
+  }
+
+  function draw() {
+    const phase = spec.id === 'insektenhotel' ? hotelPhase(table, spec) : 'board';
+    replace(seatsEl, table.seats.length === 0
+      ? h('li', { class: 'muted empty-seats' }, 'No players yet: they join with the code above.')
+      : table.seats.map((s, i) => seatRow(s, i, phase)));
+    const pausedBy = table.errors.length && !table.standings ? table.errors : [];
+    replace(paused, pausedBy.length
+      ? [h('p', {}, h('strong', {}, 'Standings are paused'), ' until these are fixed:'),
+        h('ul', { class: 'problem-list' }, pausedBy.map((e) => h('li', {}, whoIs(table, e.pointer), e.detail)))]
+      : []);
+    paused.hidden = pausedBy.length === 0;
+    const open = spec.maxPlayers - table.seats.length;
+    joinHint.textContent = open > 0
+      ? `Up to ${open} more ${open === 1 ? 'player' : 'players'} can join as new players with the code.`
+      : `The table is full (${spec.name} is for at most ${spec.maxPlayers}).`;
+    const joined = table.seats.filter((s) => s.claimed).length;
+    summary.textContent = `${joined} of ${table.seats.length} on their own phone · ${table.standings?.complete ? 'game over: finish to record it' : 'standings live'}`;
+    if (hotel) {
+      if (phase === 'setup') {
+        replace(hotelSlot, h('p', { class: 'notice', dataset: { testid: 'hotel-setup' } },
+          'Set up every hotel first (its colour and the species of its three floors): then the moves start here.'));
+      }
+      else {
+        hotel.update(table);
+        if (hotelSlot.firstChild !== hotel.el) replace(hotelSlot, hotel.el);
+      }
+    }
+    replace(finishBanner, finishLines.map((l) => h('p', {}, l)));
+    finishBanner.hidden = finishLines.length === 0;
+  }
+
+  /**
+   * seatRow is one seat: rank, name, whether someone holds it, total.
+   * @param {import('./api.js').Seat} s
+   * @param {number} i
+   * @param {string} phase
+   */
+  function seatRow(s, i, phase) {
+    const r = resultOf(table, i);
+    const errs = table.errors.filter((e) => playerOf(e.pointer) === i);
+    const mine = finishFields.filter((e) => playerOf(e.pointer) === i);
+    const canEdit = phase !== 'playing';
+    return h('li', { class: ['seat-row', errs.length && 'has-error', r?.winner && table.standings?.complete && 'winner'], dataset: { seat: i } },
+      h('span', { class: 'rank', 'aria-label': r ? `rank ${r.rank}` : 'no rank yet' }, r ? ordinal(r.rank) : '–'),
+      h('span', { class: 'seat-who' },
+        h('span', { class: 'seat-name' }, s.name),
+        h('span', { class: ['claim', s.claimed ? 'claimed' : 'unclaimed'], dataset: { testid: `claim-${i}` } },
+          s.claimed ? 'joined' : 'not joined'),
+        errs.length ? h('span', { class: 'seat-problem' }, `${errs.length} ${errs.length === 1 ? 'entry needs' : 'entries need'} a look`) : null),
+      h('span', { class: 'score' },
+        h('strong', { class: 'total', dataset: { testid: `seat-total-${i}` } }, r ? String(r.total) : '–'),
+        h('span', { class: 'unit' }, unitOf(spec, r?.total ?? 0))),
+      canEdit
+        ? h('a', { class: 'btn seat-edit', href: `/t/${code}/seats/${i}`, 'aria-label': `Edit ${s.name}'s board`, dataset: { testid: `edit-${i}` } },
+          phase === 'board' ? 'Board' : 'Hotel')
+        : h('span', {}),
+      mine.length ? h('div', { class: 'msgs seat-msgs' }, mine.map((f) => h('p', { class: 'msg msg-error' }, capitalize(f.detail)))) : null);
+  }
+
+  async function finish() {
+    finishBtn.disabled = true;
+    try {
+      await finishTable(code, hostToken);
+      if (!leaving) {
+        leaving = true;
+        navigate(`/t/${code}`, { replace: true });
+      }
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      finishFields = err.fields.filter((f) => table.seats[playerOf(f.pointer)]);
+      const other = err.fields.filter((f) => !table.seats[playerOf(f.pointer)]);
+      finishLines = [
+        err.fields.length ? 'The game cannot finish yet: the boards marked below need fixing.' : capitalize(err.message),
+        ...other.map((f) => capitalize(f.detail))];
+      draw();
+      finishBanner.scrollIntoView({ block: 'nearest' });
+    } finally {
+      finishBtn.disabled = false;
+    }
+  }
+
+  return () => live.close();
+}
+
+/**
+ * joinPanel shows how to join: a big QR code of the join link, the code in
+ * large type, and the link to copy or share.
+ * @param {string} code
+ * @param {string} joinUrl
+ * @param {boolean} everyone true when every seat is taken: the panel starts folded
+ * @param {HTMLElement} sheetHost where the enlarged code opens
+ */
+function joinPanel(code, joinUrl, everyone, sheetHost) {
+  const copied = h('span', { class: 'copied', role: 'status' });
+  const urlId = `join-url-${code}`;
+  const urlInput = /** @type {HTMLInputElement} */ (h('input', {
+    id: urlId, type: 'text', readonly: true, value: joinUrl, class: 'join-url', dataset: { testid: 'join-url' },
+    on: { focus: () => urlInput.select() },
+  }));
+  const canShare = typeof navigator.share === 'function';
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(joinUrl);
+    } catch {
+      urlInput.select();
+      document.execCommand?.('copy');
+    }
+    copied.textContent = 'Link copied';
+    setTimeout(() => { copied.textContent = ''; }, 2500);
+  };
+  const share = async () => {
+    try {
+      await navigator.share({ title: 'Join our insectscore table', text: `Table ${code}: enter your board on your phone.`, url: joinUrl });
+    } catch {
+      /* closed the share sheet */
+    }
+  };
+  const enlarge = () => {
+    const s = openSheet({
+      host: sheetHost,
+      title: `Scan to join table ${code}`,
+      body: h('div', { class: 'qr-big-body' },
+        h('img', { class: 'qr qr-big', src: tablePath(code, '/qr.svg'), width: 600, height: 600, alt: `QR code that opens ${joinUrl}` }),
+        h('p', { class: 'join-code' }, code)),
+      actions: [h('button', { type: 'button', class: 'btn btn-primary sheet-done', on: { click: () => s.close() } }, 'Done')],
+    });
+  };
+  return h('details', { class: 'panel join-panel', open: !everyone },
+    h('summary', {}, h('span', {}, 'Invite players'), h('span', { class: 'join-code-small' }, code)),
+    h('div', { class: 'join-body' },
+      h('button', { type: 'button', class: 'qr-btn', 'aria-label': 'Show the QR code bigger', on: { click: enlarge } },
+        h('img', {
+          class: 'qr', src: tablePath(code, '/qr.svg'), width: 220, height: 220, dataset: { testid: 'qr' },
+          alt: `QR code that opens ${joinUrl}`,
+        })),
+      h('p', { class: 'hint' }, 'Scan it with the camera, or open the link and enter the code'),
+      h('p', { class: 'join-code', 'aria-label': `Table code ${code.split('').join(' ')}`, dataset: { testid: 'join-code' } }, code),
+      h('div', { class: 'join-link' },
+        h('label', { class: 'sr-only', for: urlId }, 'Join link'),
+        urlInput,
+        canShare ? h('button', { type: 'button', class: 'btn', on: { click: share } }, 'Share') : null,
+        h('button', { type: 'button', class: 'btn', on: { click: copy } }, 'Copy')),
+      copied));
+}
+
+/**
+ * joinView lets a newcomer take a seat the host named, or join as a new one.
+ * @param {TableContext} ctx
+ */
+function joinView({ root, spec, code, table: first }) {
+  let table = first;
+  let leaving = false;
+  const live = watchTable(code, (t) => {
+    if (leaving || t.version < table.version) return;
+    table = t;
+    if (t.status === 'finished') {
+      leaving = true;
+      navigate(`/t/${code}`, { replace: true });
+      return;
+    }
+    draw();
+  });
+  const list = h('ul', { class: 'seat-pick', 'aria-label': 'Seats' });
+  const problem = h('div', { class: 'banner', role: 'alert', hidden: true });
+  /** @type {string} */ let name = '';
+  const nameField = text({ label: 'Your name', pointer: '/name', value: '', maxlength: 40, autocomplete: 'nickname', onChange: (v) => { name = v; } });
+  const joinBtn = /** @type {HTMLButtonElement} */ (h('button', { type: 'submit', class: 'btn btn-primary', dataset: { testid: 'join-new' } }, 'Join as a new player'));
+  const newPanel = h('form', { class: 'panel join-new', novalidate: true, on: { submit: joinNew } },
+    h('h2', {}, 'Not on the list?'), nameField, joinBtn);
+
+  replace(root,
+    topbar('/', 'Games', `Join table ${code}`, spec.name),
+    live.banner,
+    h('p', { class: 'lead intro' }, `Who are you? Pick your name to enter your own ${spec.name} board on this phone.`),
+    problem,
+    list,
+    newPanel);
+  draw();
+
+  function draw() {
+    replace(list, table.seats.map((s, i) => h('li', {},
+      s.claimed
+        ? h('div', { class: 'seat-taken' }, h('span', { class: 'seat-name' }, s.name), h('span', { class: 'claim claimed' }, 'already on a phone'))
+        : h('button', { type: 'button', class: 'btn btn-big claim-btn', dataset: { seat: i }, on: { click: () => claim(i) } }, `I'm ${s.name}`))));
+    if (table.seats.length === 0) replace(list, h('li', { class: 'muted' }, 'No names yet: join as a new player below.'));
+    newPanel.hidden = table.seats.length >= spec.maxPlayers;
+  }
+
+  /** @param {number} i */
+  async function claim(i) {
+    problem.hidden = true;
+    list.querySelectorAll('button').forEach((b) => { /** @type {HTMLButtonElement} */ (b).disabled = true; });
+    try {
+      const r = await claimSeat(code, i);
+      saveTableAuth(code, { seat: i, seatToken: r.seatToken });
+      leaving = true;
+      navigate(`/t/${code}`, { replace: true });
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      show(err.status === 409 ? `Someone else took ${table.seats[i]?.name ?? 'that seat'} just now. Pick another, or join as a new player.` : err.message);
+      draw();
+      live.refresh();
+    }
+  }
+
+  /** @param {Event} e */
+  async function joinNew(e) {
+    e.preventDefault();
+    clearProblems(newPanel);
+    problem.hidden = true;
+    if (!name.trim()) {
+      markProblems(newPanel, [{ pointer: '/name', detail: 'enter your name' }], 'error');
+      return;
+    }
+    joinBtn.disabled = true;
+    try {
+      const r = await joinTable(code, name.trim());
+      saveTableAuth(code, { seat: r.seat, seatToken: r.seatToken });
+      leaving = true;
+      navigate(`/t/${code}`, { replace: true });
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      const lost = markProblems(newPanel, err.fields, 'error');
+      if (!err.fields.length || lost.length) show(lost.length ? lost.map((f) => f.detail).join(' ') : err.message);
+    } finally {
+      joinBtn.disabled = false;
+    }
+  }
+
+  /** @param {string} msg */
+  function show(msg) {
+    problem.textContent = capitalize(msg);
+    problem.hidden = false;
+  }
+
+  return () => live.close();
+}
+
+/**
+ * seatView is one seat's board: the player's own (seat token) or any seat
+ * the host opens (host token). Every change is saved after a short pause
+ * with If-Match; when the table moved on meanwhile, the change is applied
+ * again on top only if this seat's board was not changed elsewhere, else
+ * the other version is shown with a notice. The server's errors for the
+ * seat appear at the fields; the standings of all seats run along the
+ * bottom. An Insektenhotel seat sets up its hotel here, then plays moves.
+ * @param {TableContext} ctx
+ * @param {BoardForm} form
+ * @param {number} seat
+ * @param {string} token
+ * @param {boolean} host
+ */
+function seatView({ root, spec, code, table: first }, form, seat, token, host) {
+  let table = first;
+  const base = `/players/${seat}/board`;
+  const hotelGame = spec.id === 'insektenhotel';
+  /** @param {any} b */
+  const copyOf = (b) => (b && typeof b === 'object' ? JSON.parse(JSON.stringify(b)) : form.emptyBoard(spec));
+  let board = copyOf(table.seats[seat].board);
+  // synced is this seat's board as the server is known to hold it, and
+  // baseVersion the table version it was known at: the If-Match of a save.
+  let synced = canon(table.seats[seat].board);
+  let baseVersion = table.version;
+  let dirty = false;
+  let saving = false;
+  let closed = false;
+  let leaving = false;
+  let formGen = 0;
+  let phase = hotelGame ? hotelPhase(table, spec) : 'board';
+
+  const live = watchTable(code, apply);
+  const notice = h('div', { class: 'notice', role: 'status', hidden: true, dataset: { testid: 'notice' } });
+  const lostBanner = h('div', { class: 'banner', role: 'alert', hidden: true });
+  const formSlot = h('div', { class: 'form-slot' });
+  const hotelSlot = h('div', {});
+  const saveState = h('span', { class: 'save-state', dataset: { testid: 'save-state' } });
+  const standingState = h('span', { class: 'standing-state' });
+  const chips = h('ol', { class: 'mini-standings', 'aria-label': 'Standings' });
+  const hotel = hotelGame ? hotelPanel({ spec, code, token, seat: host ? -1 : seat, host, sheetHost: root, onTable: apply }) : null;
+  const saveSoon = debounce(save, saveDelay);
+  const nameOf = () => table.seats[seat]?.name ?? `Player ${seat + 1}`;
+  const what = hotelGame ? 'hotel' : 'board';
+  const headingText = () => (host ? `${nameOf()}'s ${what}` : `${nameOf()}, your ${what}`);
+  const heading = h('h1', {}, headingText());
+
+  replace(root,
+    h('header', { class: 'topbar' },
+      host
+        ? h('a', { class: 'back', href: `/t/${code}` }, h('span', { 'aria-hidden': 'true' }, '‹'), ' Table')
+        : h('a', { class: 'back', href: '/' }, h('span', { 'aria-hidden': 'true' }, '‹'), ' Games'),
+      heading,
+      h('span', { class: 'topbar-game' }, `Table ${code}`)),
+    live.banner,
+    notice,
+    lostBanner,
+    hotelSlot,
+    formSlot,
+    h('div', { class: 'actionbar standings-bar' },
+      h('p', { class: 'bar-state', 'aria-live': 'polite' }, saveState, standingState),
+      chips));
+  drawPhase();
+  drawStandings();
+  showProblems();
+
+  const onOnline = () => { if (dirty && !saving) save(); };
+  // A change typed just before leaving is sent at once rather than lost.
+  const onHide = () => saveSoon.flush();
+  window.addEventListener('online', onOnline);
+  window.addEventListener('pagehide', onHide);
+
+  /** drawPhase shows the board form, the hotel set-up, or the moves. */
+  function drawPhase() {
+    if (hotel && phase !== 'setup') {
+      hotel.update(table);
+      if (hotelSlot.firstChild !== hotel.el) replace(hotelSlot, hotel.el);
+    } else replace(hotelSlot);
+    drawForm();
+  }
+
+  /** drawForm (re)draws the board form from `board`. */
+  function drawForm() {
+    const gen = ++formGen;
+    root.querySelectorAll('dialog.sheet[open]').forEach((d) => /** @type {HTMLDialogElement} */ (d).close());
+    if (phase === 'playing') {
+      replace(formSlot);
+      return;
+    }
+    const panel = h('section', { class: 'panel player field', dataset: { pointer: `/players/${seat}` } },
+      h('div', { class: 'msgs' }),
+      boardField(form, {
+        spec, board, base, host: root, setup: hotelGame,
+        changed: () => { if (gen === formGen) changed(); },
+        refreshErrors: () => { if (gen === formGen) showProblems(); },
+      }));
+    replace(formSlot, phase === 'ready'
+      ? h('details', { class: 'panel setup-again' }, h('summary', {}, host ? 'Change this hotel' : 'Change your hotel'), panel)
+      : panel);
+    showProblems();
+  }
+
+  function changed() {
+    notice.hidden = true;
+    dirty = true;
+    setSave('Saving…');
+    saveSoon();
+  }
+
+  /** @param {string} s */
+  function setSave(s) {
+    saveState.textContent = s;
+  }
+
+  /** save sends the board until what is on screen is on the server. */
+  async function save() {
+    if (saving) return;
+    saving = true;
+    let tries = 0;
+    while (dirty) {
+      dirty = false;
+      const body = boardRequest(form, board);
+      try {
+        const res = await putBoard(code, seat, token, body, baseVersion);
+        synced = canon(body);
+        baseVersion = Math.max(baseVersion, res.version);
+        if (res.version > table.version) {
+          table = {
+            ...table, version: res.version, standings: res.standings, errors: res.errors ?? [],
+            seats: table.seats.map((s, i) => (i === seat ? { ...s, board: body } : s)),
+          };
+          afterTable();
+        }
+        setSave(dirty ? 'Saving…' : 'Saved');
+      } catch (err) {
+        if (!(err instanceof ApiError)) {
+          saving = false;
+          throw err;
+        }
+        if (err.status === 0) {
+          dirty = true;
+          setSave('Not saved yet: offline. It saves when the connection is back.');
+          break;
+        }
+        if (err.status === 409 && err.currentVersion !== undefined && ++tries <= maxRetries) {
+          const fresh = await getTable(code).catch(() => null);
+          if (!fresh) {
+            dirty = true;
+            setSave('Not saved yet: the table could not be read.');
+            break;
+          }
+          if (canon(fresh.seats[seat]?.board) === synced) {
+            // Only other seats changed: this edit still applies on top.
+            baseVersion = fresh.version;
+            dirty = true;
+            takeTable(fresh);
+            continue;
+          }
+          takeTable(fresh);
+          if (closed) break;
+          adoptServerBoard(host
+            ? `${nameOf()}'s board was changed on another phone while you edited it. That version is shown now: check your last change.`
+            : 'The host changed your board while you were editing it. Their version is shown now: check your last change.');
+          break;
+        }
+        setSave(`Not saved: ${capitalize(err.message)}`);
+        if (err.status === 409) live.refresh();
+        break;
+      }
+    }
+    saving = false;
+  }
+
+  /**
+   * apply takes a table from the live stream or a move's answer.
+   * @param {Table} t
+   */
+  function apply(t) {
+    if (leaving || t.version < table.version) return;
+    takeTable(t);
+  }
+
+  /**
+   * takeTable makes t the table shown, and follows this seat's board when
+   * it changed elsewhere and nothing typed here is waiting to be saved.
+   * @param {Table} t
+   */
+  function takeTable(t) {
+    if (closed || leaving) return;
+    if (t.status === 'finished') {
+      leaving = true;
+      navigate(`/t/${code}`, { replace: true });
+      return;
+    }
+    table = t;
+    const before = phase;
+    phase = hotelGame ? hotelPhase(t, spec) : 'board';
+    const server = canon(t.seats[seat]?.board);
+    if (phase === 'playing' || server === synced) {
+      synced = server;
+      baseVersion = Math.max(baseVersion, t.version);
+    } else if (!dirty && !saving) {
+      adoptServerBoard(host ? `${nameOf()} changed this board on their phone.` : 'The host changed your board.');
+    }
+    // else a save is on its way: its If-Match is stale, and the 409 decides.
+    if (phase !== before) drawPhase();
+    else if (hotel && phase !== 'setup') hotel.update(t);
+    afterTable();
+  }
+
+  /**
+   * adoptServerBoard shows the server's version of this seat's board.
+   * @param {string} why
+   */
+  function adoptServerBoard(why) {
+    const server = table.seats[seat]?.board;
+    board = copyOf(server);
+    synced = canon(server);
+    baseVersion = table.version;
+    dirty = false;
+    saveSoon.cancel();
+    drawForm();
+    notice.textContent = why;
+    notice.hidden = false;
+    setSave('Saved');
+  }
+
+  /** afterTable redraws what depends on the whole table. */
+  function afterTable() {
+    heading.textContent = headingText();
+    drawStandings();
+    showProblems();
+  }
+
+  function drawStandings() {
+    replace(chips, table.seats.map((s, i) => {
+      const r = resultOf(table, i);
+      return h('li', { class: ['chip-standing', i === seat && 'me', r?.winner && table.standings?.complete && 'lead'] },
+        h('span', { class: 'cs-rank' }, r ? ordinal(r.rank) : '–'),
+        h('span', { class: 'cs-name' }, s.name),
+        h('strong', { class: 'cs-total', dataset: { testid: `standing-${i}` } }, r ? String(r.total) : '–'));
+    }));
+    const others = table.errors.filter((e) => playerOf(e.pointer) !== seat);
+    const mine = table.errors.filter((e) => playerOf(e.pointer) === seat);
+    standingState.textContent = table.standings
+      ? (table.standings.complete ? 'final: the host can finish' : 'standings live')
+      : mine.length ? 'standings wait for this board' : others.length ? 'standings wait for another board' : '';
+  }
+
+  /** showProblems marks this seat's errors and warnings at its fields. */
+  function showProblems() {
+    clearProblems(formSlot);
+    const errors = table.errors.filter((e) => playerOf(e.pointer) === seat);
+    const warnings = resultOf(table, seat)?.warnings ?? [];
+    const lost = phase === 'playing' ? errors : markProblems(formSlot, errors, 'error');
+    if (phase !== 'playing') markProblems(formSlot, warnings, 'warning');
+    replace(lostBanner, lost.map((e) => h('p', {}, capitalize(e.detail))));
+    lostBanner.hidden = lost.length === 0;
+  }
+
+  return () => {
+    // The screen goes; a save still pending is sent all the same.
+    closed = true;
+    saveSoon.flush();
+    live.close();
+    window.removeEventListener('online', onOnline);
+    window.removeEventListener('pagehide', onHide);
+  };
+}
+
+/**
+ * whoIs names the seat a pointer is about, as a prefix for a message.
+ * @param {Table} t
+ * @param {string} pointer
+ */
+function whoIs(t, pointer) {
+  const i = playerOf(pointer);
+  return i >= 0 && t.seats[i] ? h('strong', {}, `${t.seats[i].name}: `) : null;
+}
+
+/** @param {string} s */
+function capitalize(s) {
+  return s ? s.charAt(0).toUpperCase() + s.slice(1) : s;
+}
