@@ -93,8 +93,8 @@ func New(cfg Config) (*fiber.App, error) {
 		// Strings from a request (params, headers, body) are copied, not
 		// slices of buffers Fiber reuses for the next request: event streams
 		// and the broker keep them long after the handler returns.
-		Immutable: true,
-		ErrorHandler:          errorHandler(cfg.Logger),
+		Immutable:    true,
+		ErrorHandler: errorHandler(cfg.Logger),
 	})
 	app.Use(recover.New())
 	app.Use(securityHeaders)
