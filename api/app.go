@@ -76,6 +76,11 @@ func New(cfg Config) (*fiber.App, error) {
 		return nil, err
 	}
 	s := &server{cfg: cfg, log: cfg.Logger, assets: a, store: cfg.Store, broker: cfg.Broker}
+	if b, ok := cfg.Broker.(sourcedBroker); ok {
+		// Changes made on another replica reach this one as a code: the
+		// table's event is rebuilt here.
+		b.SetSource(s.tableEvent)
+	}
 	s.limiter = limiter.New(limiter.Config{
 		Max:                    30,
 		Expiration:             time.Minute,

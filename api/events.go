@@ -2,6 +2,7 @@ package api
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -20,6 +21,22 @@ import (
 type Broker interface {
 	Subscribe(code string) *models.Subscription
 	Publish(code string, ev models.Event)
+}
+
+// sourcedBroker is a Broker that hears of changes made by other replicas
+// and needs this server to rebuild a table's event (models.PGBroker).
+type sourcedBroker interface {
+	SetSource(func(ctx context.Context, code string) (models.Event, error))
+}
+
+// tableEvent builds the live event of a table as it is now.
+func (s *server) tableEvent(ctx context.Context, code string) (models.Event, error) {
+	_, v, err := s.loadView(ctx, code)
+	if err != nil {
+		return models.Event{}, err
+	}
+	data, err := json.Marshal(v)
+	return models.Event{Version: v.Version, Data: data}, err
 }
 
 // heartbeat is how often an idle stream gets a comment line, so proxies keep

@@ -177,7 +177,10 @@ func serve(e env) error {
 		return err
 	}
 	defer store.Close()
-	broker := models.NewMemoryBroker()
+	broker, err := newBroker(ctx, cfg.DB, log)
+	if err != nil {
+		return err
+	}
 	app, err := api.New(api.Config{BaseURL: cfg.BaseURL, Logger: log, Store: store, Broker: broker})
 	if err != nil {
 		return err
@@ -198,6 +201,21 @@ func serve(e env) error {
 		return err
 	}
 	return <-errc
+}
+
+// closingBroker is a live-update broker the server closes on shutdown.
+type closingBroker interface {
+	api.Broker
+	Close()
+}
+
+// newBroker picks how live updates travel: within this process on SQLite,
+// and across replicas through LISTEN/NOTIFY on PostgreSQL.
+func newBroker(ctx context.Context, dsn string, log *slog.Logger) (closingBroker, error) {
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		return models.NewPGBroker(ctx, dsn, "", log)
+	}
+	return models.NewMemoryBroker(), nil
 }
 
 // recompute answers insectscore recompute: after a change to the rating
