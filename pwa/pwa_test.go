@@ -229,3 +229,32 @@ func TestTableWiring(t *testing.T) {
 		}
 	}
 }
+
+// The history screens must agree with the server and with each other: the
+// invite link the server hands out (/g/<id>) is an app route, the history
+// routes are registered, "new" is matched before a play id, tables are
+// started in the current group, and the group is kept under one key.
+func TestHistoryWiring(t *testing.T) {
+	for _, tc := range []struct{ file, want string }{
+		{"assets/app.js", `...historyRoutes`},
+		{"assets/history.js", `/^\/g\/([A-Za-z0-9]+)\/?$/`},
+		{"assets/history.js", `/^\/history\/?$/`},
+		{"assets/history.js", `/^\/plays\/new\/?$/`},
+		{"assets/history.js", `/^\/leaderboards\/([a-z0-9-]+)\/?$/`},
+		{"assets/history.js", `/^\/players\/([a-z0-9]+)\/?$/`},
+		{"assets/history.js", `/^\/groups\/([a-z0-9]+)\/?$/`},
+		{"assets/api.js", `{ group: currentGroup(), ...req }`},
+		{"assets/api.js", `new URLSearchParams({ group })`},
+		{"assets/groupstore.js", `const currentKey = 'insectscore.group';`},
+		{"assets/charts.js", `document.createElementNS(NS, tag)`},
+		{"assets/charts.js", `role: 'img', 'aria-labelledby'`},
+	} {
+		if !strings.Contains(read(t, tc.file), tc.want) {
+			t.Errorf("%s lacks %s", tc.file, tc.want)
+		}
+	}
+	routes := read(t, "assets/history.js")
+	if strings.Index(routes, `/^\/plays\/new\/?$/`) > strings.Index(routes, `/^\/plays\/([a-z0-9]+)\/?$/`) {
+		t.Error("history.js matches /plays/<id> before /plays/new: logging a play would open a play called new")
+	}
+}

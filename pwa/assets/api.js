@@ -2,6 +2,8 @@
 // RFC 9457 problem+json answers into an ApiError carrying the status, the
 // server's detail and its field errors (JSON Pointers into the request).
 
+import { currentGroup } from './groupstore.js';
+
 /** @typedef {{pointer: string, detail: string}} FieldError */
 /** @typedef {{id: string, label: string}} Option */
 /** @typedef {{id: string, name: string, minPlayers: number, maxPlayers: number}} GameInfo */
@@ -182,12 +184,13 @@ function bearer(token) {
 }
 
 /**
- * createTable starts a live table; the answer holds the host token, shown only once.
- * @param {{game: string, players: string[], variants?: Object<string, number>}} req
+ * createTable starts a live table in the current group (its play is
+ * recorded there); the answer holds the host token, shown only once.
+ * @param {{game: string, players: string[], variants?: Object<string, number>, group?: string}} req
  * @returns {Promise<CreatedTable>}
  */
 export function createTable(req) {
-  return request('POST', '/api/v1/tables', req);
+  return request('POST', '/api/v1/tables', { group: currentGroup(), ...req });
 }
 
 /**
@@ -265,4 +268,214 @@ export function addMove(code, token, move) {
  */
 export function undoMove(code, token) {
   return request('DELETE', tablePath(code, '/moves/last'), undefined, undefined, bearer(token));
+}
+
+// ---------- history: groups, plays, leaderboards, players ----------
+// Every history request names its group (?group=<id>): the group is the
+// capability, so each call takes it explicitly; screens pass currentGroup().
+
+/** @typedef {{id: string, name: string, createdAt: string, inviteUrl: string}} Group */
+/** @typedef {{id: string, name: string}} PlayerRef */
+/** @typedef {{player: string, playerId: string, total: number, rank: number, winner: boolean}} PlayResult */
+/** @typedef {{id: string, game: string, finishedAt: string, results: PlayResult[]}} PlaySummary */
+/**
+ * @typedef {PlayResult & {nameAsEntered: string, breakdown: {key: string, label: string, points: number}[], board: any}} PlayPlayer
+ * @typedef {{
+ *   id: string, game: string, finishedAt: string, startedAt: string | null, durationSeconds: number | null,
+ *   variants: Object<string, number>, tableCode?: string, results: PlayPlayer[], standings: Result | null,
+ * }} Play
+ */
+/**
+ * @typedef {{game: string, variants?: Object<string, number>, startedAt?: string, finishedAt?: string,
+ *   players: PlayerEntry[]}} PlayRequest
+ */
+/**
+ * @typedef {{plays: number, wins: number, winRate: number, avgScore: number | null, bestScore: number | null,
+ *   rating: number | null, provisional: boolean, ratedPlays: number}} GameRecord
+ * @typedef {GameRecord & {player: string, playerId: string}} LeaderboardEntry
+ * @typedef {{playId: string, finishedAt: string, mu: number, sigma: number, rating: number}} RatingPoint
+ * @typedef {{opponentId: string, opponent: string, plays: number, wins: number, losses: number, ties: number}} HeadToHead
+ * @typedef {GameRecord & {game: string, lastPlayedAt: string, ratingHistory: RatingPoint[],
+ *   scores: {score: number, count: number}[], headToHead: HeadToHead[]}} PlayerGame
+ * @typedef {{player: PlayerRef, games: PlayerGame[], recent: PlaySummary[]}} PlayerStats
+ */
+
+/**
+ * groupPath is the API path of a group, or of something below it.
+ * @param {string} id
+ * @param {string} [rest] "/qr.svg", "/export", …
+ */
+export function groupPath(id, rest = '') {
+  return `/api/v1/groups/${encodeURIComponent(id)}${rest}`;
+}
+
+/**
+ * inGroup adds ?group= (and any other query values given) to an API path.
+ * @param {string} path
+ * @param {string} group
+ * @param {Object<string, string | number | undefined>} [query]
+ */
+export function inGroup(path, group, query = {}) {
+  const q = new URLSearchParams({ group });
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') q.set(k, String(v));
+  return `${path}?${q}`;
+}
+
+/**
+ * createGroup makes a new group; its id is its invite.
+ * @param {string} name
+ * @returns {Promise<Group>}
+ */
+export function createGroup(name) {
+  return request('POST', '/api/v1/groups', { name });
+}
+
+/**
+ * getGroup reads a group: what an invite link shows before joining.
+ * @param {string} id
+ * @returns {Promise<Group>}
+ */
+export function getGroup(id) {
+  return request('GET', groupPath(id));
+}
+
+/**
+ * groupPlayers lists a group's players by name.
+ * @param {string} id
+ * @returns {Promise<{players: PlayerRef[]}>}
+ */
+export function groupPlayers(id) {
+  return request('GET', groupPath(id, '/players'));
+}
+
+/**
+ * importGroup sends a group export file as it is; the answer is the group.
+ * @param {string} json the file's text
+ * @returns {Promise<Group>}
+ */
+export function importGroup(json) {
+  return sendRaw('POST', '/api/v1/groups/import', json);
+}
+
+/**
+ * sendRaw sends a body that is JSON text already (a file as it was read)
+ * and keeps a problem's mergeInto on the error: the player a rename
+ * collided with.
+ * @param {string} method
+ * @param {string} path
+ * @param {string} body
+ * @returns {Promise<any>}
+ */
+async function sendRaw(method, path, body) {
+  let res;
+  try {
+    res = await fetch(path, {
+      method, cache: 'no-store', body,
+      headers: { Accept: 'application/json, application/problem+json', 'Content-Type': 'application/json' },
+    });
+  } catch {
+    throw new ApiError(0, 'The server cannot be reached. Check the connection and try again.');
+  }
+  const data = await res.json().catch(() => null);
+  if (!res.ok) {
+    const err = toApiError(res.status, data);
+    /** @type {any} */ (err).mergeInto = data && typeof data.mergeInto === 'string' ? data.mergeInto : '';
+    throw err;
+  }
+  return data;
+}
+
+/**
+ * listPlays reads a page of a group's plays, newest first.
+ * @param {string} group
+ * @param {{game?: string, player?: string, limit?: number, cursor?: string}} [filter]
+ * @param {AbortSignal} [signal]
+ * @returns {Promise<{plays: PlaySummary[], next: string | null}>}
+ */
+export function listPlays(group, filter = {}, signal) {
+  return request('GET', inGroup('/api/v1/plays', group, filter), undefined, signal);
+}
+
+/**
+ * getPlay reads a play with every board and breakdown.
+ * @param {string} group
+ * @param {string} id
+ * @returns {Promise<Play>}
+ */
+export function getPlay(group, id) {
+  return request('GET', inGroup(`/api/v1/plays/${encodeURIComponent(id)}`, group));
+}
+
+/**
+ * logPlay records a play that had no table.
+ * @param {string} group
+ * @param {PlayRequest} req
+ * @returns {Promise<Play>}
+ */
+export function logPlay(group, req) {
+  return request('POST', inGroup('/api/v1/plays', group), req);
+}
+
+/**
+ * editPlay replaces a play; the leaderboards follow.
+ * @param {string} group
+ * @param {string} id
+ * @param {PlayRequest} req
+ * @returns {Promise<Play>}
+ */
+export function editPlay(group, id, req) {
+  return request('PUT', inGroup(`/api/v1/plays/${encodeURIComponent(id)}`, group), req);
+}
+
+/**
+ * deletePlay removes a play from the group's history.
+ * @param {string} group
+ * @param {string} id
+ */
+export function deletePlay(group, id) {
+  return request('DELETE', inGroup(`/api/v1/plays/${encodeURIComponent(id)}`, group));
+}
+
+/**
+ * getLeaderboard reads a game's leaderboard in a group.
+ * @param {string} group
+ * @param {string} game
+ * @returns {Promise<{game: string, entries: LeaderboardEntry[]}>}
+ */
+export function getLeaderboard(group, game) {
+  return request('GET', inGroup(`/api/v1/leaderboards/${encodeURIComponent(game)}`, group));
+}
+
+/**
+ * getPlayer reads a player's page: their record per game and recent plays.
+ * @param {string} group
+ * @param {string} id
+ * @returns {Promise<PlayerStats>}
+ */
+export function getPlayer(group, id) {
+  return request('GET', inGroup(`/api/v1/players/${encodeURIComponent(id)}`, group));
+}
+
+/**
+ * renamePlayer renames a player. A name another player has is a 409 whose
+ * problem carries mergeInto (see ApiError.mergeInto).
+ * @param {string} group
+ * @param {string} id
+ * @param {string} name
+ * @returns {Promise<PlayerRef>}
+ */
+export function renamePlayer(group, id, name) {
+  return sendRaw('PATCH', inGroup(`/api/v1/players/${encodeURIComponent(id)}`, group), JSON.stringify({ name }));
+}
+
+/**
+ * mergePlayer merges a player into another: their plays move, and the
+ * answer is the page of the player merged into.
+ * @param {string} group
+ * @param {string} id
+ * @param {string} into
+ * @returns {Promise<PlayerStats>}
+ */
+export function mergePlayer(group, id, into) {
+  return request('POST', inGroup(`/api/v1/players/${encodeURIComponent(id)}/merge`, group), { into });
 }

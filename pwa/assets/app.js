@@ -9,6 +9,8 @@
 //   /t/{code}                a live table (joined by QR code): the host's
 //                            screen, a player's board, or the seat picker
 //   /t/{code}/seats/{n}      the host fills in a seat's board
+//   /history, /plays/…, /leaderboards/…, /players/…, /groups/…, /g/{id}
+//                            the group's history (history.js lists them)
 
 import { h, replace } from './dom.js';
 import { listGames } from './api.js';
@@ -16,6 +18,7 @@ import { hasEntry, keptTables } from './store.js';
 import { interceptLinks, navigate } from './router.js';
 import { scoreScreen } from './score.js';
 import { newTableScreen, tableScreen } from './table.js';
+import { groupBar, historyPanel, historyRoutes } from './history.js';
 
 /** @typedef {(root: HTMLElement, params: string[]) => (void | (() => void) | Promise<void | (() => void)>)} Screen */
 
@@ -27,6 +30,7 @@ const routes = [
   [/^\/tables\/new\/?$/, (root) => newTableScreen(root)],
   [/^\/t\/([A-Za-z0-9]+)\/?$/, (root, [code]) => tableScreen(root, code)],
   [/^\/t\/([A-Za-z0-9]+)\/seats\/(\d+)\/?$/, (root, [code, seat]) => tableScreen(root, code, Number(seat))],
+  ...historyRoutes,
 ];
 
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
@@ -68,13 +72,15 @@ async function render() {
 async function homeScreen(root) {
   const list = h('ul', { class: 'games', 'aria-busy': 'true' });
   replace(root,
+    groupBar(),
     h('header', { class: 'hero' },
       h('img', { src: new URL('./icon.svg', import.meta.url).pathname, alt: '', width: 56, height: 56, class: 'hero-icon' }),
       h('p', { class: 'brand' }, 'insectscore'),
       h('h1', {}, 'Score a game'),
       h('p', { class: 'lead' }, 'Enter the final boards and watch the totals add up. Nothing to install, nothing to sign up for.')),
     list,
-    tablePanel());
+    tablePanel(),
+    historyPanel());
   const games = await listGames();
   list.removeAttribute('aria-busy');
   replace(list, games.map((g) => h('li', {},

@@ -12,6 +12,7 @@ import { segmented, text, toggle } from './widgets.js';
 import { renderResults } from './results.js';
 import { openSheet } from './sheet.js';
 import { boardField, boardRequest, loadForm, unitOf } from './forms.js';
+import { keepInHistory } from './logplay.js';
 
 /** @typedef {import('./api.js').Spec} Spec */
 /** @typedef {import('./api.js').Result} Result */
@@ -355,7 +356,12 @@ async function resultsView(root, spec, form, entry) {
   const ctrl = new AbortController();
   try {
     const res = await scoreGame(spec.id, requestOf(entry, form), ctrl.signal);
-    replace(body, renderResults(spec, res, entry));
+    replace(body, renderResults(spec, res, entry, res.complete ? {
+      actions: [
+        h('a', { class: 'btn', href: `/score/${spec.id}` }, 'Edit the boards'),
+        keepInHistory(spec, entry),
+        h('a', { class: 'btn btn-quiet', href: '/' }, 'Another game')],
+    } : {}));
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     replace(body, h('div', { class: 'panel', role: 'alert' },

@@ -1,0 +1,225 @@
+// charts.js: the player page's charts, drawn as inline SVG with DOM calls
+// (no library, nothing parsed from strings: the CSP allows neither). Each
+// chart is an image to assistive technology, named by its <title> and
+// described in words by its <desc>; each mark has a <title> of its own, so
+// a long press or hover tells its value. Colours come from app.css classes.
+
+const NS = 'http://www.w3.org/2000/svg';
+
+/** The drawing box: a phone-wide chart, scaled by its viewBox. */
+const W = 340;
+const H = 190;
+const pad = { left: 40, right: 12, top: 14, bottom: 34 };
+
+let chartSeq = 0;
+
+/**
+ * svg makes an SVG element with attributes and children.
+ * @param {string} tag
+ * @param {Object<string, string | number>} [attrs]
+ * @param {...(SVGElement | string | null)} children
+ * @returns {SVGElement}
+ */
+function svg(tag, attrs = {}, ...children) {
+  const el = /** @type {SVGElement} */ (document.createElementNS(NS, tag));
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  for (const c of children) {
+    if (c === null) continue;
+    el.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
+  }
+  return el;
+}
+
+/**
+ * frame starts a chart: the <svg> with its title and description wired up
+ * for assistive technology.
+ * @param {string} title
+ * @param {string} desc
+ * @param {string} cls
+ */
+function frame(title, desc, cls) {
+  chartSeq += 1;
+  const tid = `chart-${chartSeq}-title`;
+  const did = `chart-${chartSeq}-desc`;
+  return svg('svg', {
+    class: `chart ${cls}`, viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-labelledby': `${tid} ${did}`,
+    preserveAspectRatio: 'xMidYMid meet',
+  }, svg('title', { id: tid }, title), svg('desc', { id: did }, desc));
+}
+
+/**
+ * niceTicks returns round values that cover [lo, hi], about count of them.
+ * @param {number} lo
+ * @param {number} hi
+ * @param {number} count
+ * @returns {number[]}
+ */
+export function niceTicks(lo, hi, count) {
+  if (!(hi > lo)) {
+    hi = lo + 1;
+    lo -= 1;
+  }
+  const raw = (hi - lo) / Math.max(1, count);
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag;
+  const first = Math.floor(lo / step) * step;
+  /** @type {number[]} */
+  const out = [];
+  for (let v = first; v < hi + step * 0.999; v += step) out.push(Number(v.toFixed(6)));
+  return out;
+}
+
+/**
+ * short writes a number for an axis: at most one decimal.
+ * @param {number} n
+ */
+function short(n) {
+  return Number.isInteger(n) ? String(n) : n.toFixed(1);
+}
+
+/**
+ * shortDate writes a date as "14 Mar" (with the year when it is not this year).
+ * @param {string} iso
+ */
+export function shortDate(iso) {
+  const d = new Date(iso);
+  const sameYear = d.getFullYear() === new Date().getFullYear();
+  return d.toLocaleDateString(undefined, sameYear ? { day: 'numeric', month: 'short' } : { day: 'numeric', month: 'short', year: 'numeric' });
+}
+
+/**
+ * ratingChart draws a player's rating after each rated play, oldest first,
+ * as a line with a dot per play. The rating is the conservative estimate
+ * (mu − 3σ), so it climbs as the system grows sure of a player.
+ * @param {{finishedAt: string, rating: number, mu: number, sigma: number}[]} points
+ * @param {string} who the player's name, for the description
+ * @returns {SVGElement}
+ */
+export function ratingChart(points, who) {
+  const n = points.length;
+  const first = points[0];
+  const last = points[n - 1];
+  const desc = n === 0 ? `${who} has no rated plays yet.`
+    : n === 1 ? `${who}'s rating after one rated play, on ${shortDate(first.finishedAt)}: ${short(first.rating)}.`
+      : `${who}'s rating after each of ${n} rated plays: from ${short(first.rating)} on ${shortDate(first.finishedAt)} `
+        + `to ${short(last.rating)} on ${shortDate(last.finishedAt)}; highest ${short(Math.max(...points.map((p) => p.rating)))}.`;
+  const root = frame('Rating over time', desc, 'rating-chart');
+  if (n === 0) return root;
+
+  const values = points.map((p) => p.rating);
+  const ticks = niceTicks(Math.min(...values), Math.max(...values), 4);
+  const lo = ticks[0];
+  const hi = ticks[ticks.length - 1];
+  const plotW = W - pad.left - pad.right;
+  const plotH = H - pad.top - pad.bottom;
+  /** @param {number} i */
+  const x = (i) => pad.left + (n === 1 ? plotW / 2 : (i / (n - 1)) * plotW);
+  /** @param {number} v */
+  const y = (v) => pad.top + plotH - ((v - lo) / (hi - lo)) * plotH;
+
+  const axes = svg('g', { class: 'chart-axes', 'aria-hidden': 'true' });
+  for (const t of ticks) {
+    axes.appendChild(svg('line', { class: t === 0 ? 'chart-zero' : 'chart-grid', x1: pad.left, x2: W - pad.right, y1: y(t), y2: y(t) }));
+    axes.appendChild(svg('text', { class: 'chart-label', x: pad.left - 6, y: y(t), 'text-anchor': 'end', 'dominant-baseline': 'middle' }, short(t)));
+  }
+  axes.appendChild(svg('line', { class: 'chart-axis', x1: pad.left, x2: W - pad.right, y1: pad.top + plotH, y2: pad.top + plotH }));
+  const labelled = n === 1 ? [0] : n === 2 ? [0, 1] : [0, Math.floor((n - 1) / 2), n - 1];
+  for (const i of labelled) {
+    const anchor = n === 1 ? 'middle' : i === 0 ? 'start' : i === n - 1 ? 'end' : 'middle';
+    axes.appendChild(svg('text', { class: 'chart-label', x: x(i), y: H - 12, 'text-anchor': anchor }, shortDate(points[i].finishedAt)));
+  }
+  axes.appendChild(svg('text', { class: 'chart-label chart-caption', x: pad.left, y: 9 }, 'rating'));
+  root.appendChild(axes);
+
+  if (n > 1) {
+    const d = points.map((p, i) => `${i === 0 ? 'M' : 'L'}${x(i).toFixed(1)} ${y(p.rating).toFixed(1)}`).join(' ');
+    root.appendChild(svg('path', { class: 'chart-line', d, fill: 'none' }));
+  }
+  const dots = svg('g', { class: 'chart-dots' });
+  points.forEach((p, i) => {
+    dots.appendChild(svg('circle', { class: i === n - 1 ? 'chart-dot chart-dot-last' : 'chart-dot', cx: x(i).toFixed(1), cy: y(p.rating).toFixed(1), r: n > 40 ? 2 : 3.5 },
+      svg('title', {}, `${shortDate(p.finishedAt)}: rating ${short(p.rating)}`)));
+  });
+  root.appendChild(dots);
+  return root;
+}
+
+/**
+ * bins groups a score distribution into at most max bars of equal width,
+ * empty ones included, so the shape is honest.
+ * @param {{score: number, count: number}[]} scores
+ * @param {number} max
+ * @returns {{from: number, to: number, count: number}[]}
+ */
+export function bins(scores, max) {
+  if (scores.length === 0) return [];
+  const lo = Math.min(...scores.map((s) => s.score));
+  const hi = Math.max(...scores.map((s) => s.score));
+  const width = Math.max(1, Math.ceil((hi - lo + 1) / max));
+  const start = width === 1 ? lo : Math.floor(lo / width) * width;
+  /** @type {{from: number, to: number, count: number}[]} */
+  const out = [];
+  for (let from = start; from <= hi; from += width) out.push({ from, to: from + width - 1, count: 0 });
+  for (const s of scores) out[Math.floor((s.score - start) / width)].count += s.count;
+  return out;
+}
+
+/**
+ * scoreHistogram draws how often a player scored each total (or range of
+ * totals), as bars.
+ * @param {{score: number, count: number}[]} scores
+ * @param {string} who
+ * @param {string} unit "points"
+ * @returns {SVGElement}
+ */
+export function scoreHistogram(scores, who, unit) {
+  const bars = bins(scores, 12);
+  const plays = scores.reduce((s, x) => s + x.count, 0);
+  const top = bars.reduce((a, b) => (b.count > a.count ? b : a), bars[0] ?? { from: 0, to: 0, count: 0 });
+  /** @param {{from: number, to: number}} b */
+  const range = (b) => (b.from === b.to ? String(b.from) : `${b.from}–${b.to}`);
+  const desc = plays === 0 ? `${who} has no scores yet.`
+    : `${who}'s totals over ${plays} play${plays === 1 ? '' : 's'}, from ${bars[0].from} to ${Math.max(...scores.map((s) => s.score))} ${unit}; `
+      + `most often ${range(top)} (${top.count} time${top.count === 1 ? '' : 's'}).`;
+  const root = frame('Scores', desc, 'score-histogram');
+  if (bars.length === 0) return root;
+
+  const ticks = niceTicks(0, Math.max(...bars.map((b) => b.count)), 3).filter((t) => Number.isInteger(t));
+  const hi = ticks[ticks.length - 1];
+  const plotW = W - pad.left - pad.right;
+  const plotH = H - pad.top - pad.bottom;
+  // Few bars stay bar-shaped: at most 56 wide, centred.
+  const slot = Math.min(56, plotW / bars.length);
+  const left = pad.left + (plotW - slot * bars.length) / 2;
+  const gap = Math.min(6, slot * 0.2);
+  /** @param {number} v */
+  const y = (v) => pad.top + plotH - (v / hi) * plotH;
+
+  const axes = svg('g', { class: 'chart-axes', 'aria-hidden': 'true' });
+  for (const t of ticks) {
+    axes.appendChild(svg('line', { class: 'chart-grid', x1: pad.left, x2: W - pad.right, y1: y(t), y2: y(t) }));
+    axes.appendChild(svg('text', { class: 'chart-label', x: pad.left - 6, y: y(t), 'text-anchor': 'end', 'dominant-baseline': 'middle' }, String(t)));
+  }
+  axes.appendChild(svg('text', { class: 'chart-label chart-caption', x: pad.left, y: 9 }, 'plays'));
+  // Label every bar when they fit, else every other one.
+  const every = slot >= 24 ? 1 : slot >= 12 ? 2 : 3;
+  bars.forEach((b, i) => {
+    if (i % every !== 0) return;
+    axes.appendChild(svg('text', { class: 'chart-label', x: left + slot * i + slot / 2, y: H - 18, 'text-anchor': 'middle' }, String(b.from)));
+  });
+  axes.appendChild(svg('text', { class: 'chart-label chart-caption', x: W - pad.right, y: H - 3, 'text-anchor': 'end' }, unit));
+  root.appendChild(axes);
+
+  const g = svg('g', { class: 'chart-bars' });
+  bars.forEach((b, i) => {
+    const h = b.count === 0 ? 0 : Math.max(2, (b.count / hi) * plotH);
+    g.appendChild(svg('rect', {
+      class: 'chart-bar', x: (left + slot * i + gap / 2).toFixed(1), y: (pad.top + plotH - h).toFixed(1),
+      width: Math.max(1, slot - gap).toFixed(1), height: h.toFixed(1), rx: 2,
+      'data-score': range(b), 'data-count': b.count,
+    }, svg('title', {}, `${range(b)} ${unit}: ${b.count} play${b.count === 1 ? '' : 's'}`)));
+  });
+  g.appendChild(svg('line', { class: 'chart-axis', x1: pad.left, x2: W - pad.right, y1: pad.top + plotH, y2: pad.top + plotH }));
+  root.appendChild(g);
+  return root;
+}

@@ -1,0 +1,216 @@
+// historyui.js: what the history screens share: their top bar with the
+// current group, dates and figures written for people, the list of plays,
+// a confirmation sheet, and what to show when the group is not on this
+// server.
+
+import { h, replace } from './dom.js';
+import { ApiError, getGroup, listGames } from './api.js';
+import { DEFAULT_GROUP, currentGroup, groupName, rememberGroup, setCurrentGroup } from './groupstore.js';
+import { openSheet } from './sheet.js';
+import { ordinal } from './results.js';
+
+/** @typedef {import('./api.js').PlaySummary} PlaySummary */
+/** @typedef {import('./api.js').GameInfo} GameInfo */
+
+/** MIN_RATED_PLAYS is how many plays with others a rating needs (the server's MinRatedPlays). */
+export const MIN_RATED_PLAYS = 3;
+
+/** @type {Map<string, Promise<string>>} */
+const naming = new Map();
+
+/**
+ * nameOfGroup resolves a group's name: kept, or asked of the server once
+ * per page. A group the server does not know resolves to "".
+ * @param {string} id
+ * @returns {Promise<string>}
+ */
+export function nameOfGroup(id) {
+  const kept = groupName(id);
+  if (kept) return Promise.resolve(kept);
+  let p = naming.get(id);
+  if (!p) {
+    p = getGroup(id).then((g) => {
+      rememberGroup({ id: g.id, name: g.name });
+      return g.name;
+    }).catch(() => {
+      naming.delete(id);
+      return '';
+    });
+    naming.set(id, p);
+  }
+  return p;
+}
+
+/**
+ * groupLink is a link to the group switcher that names the current group;
+ * the name fills in when the server has told it.
+ * @param {string} [cls]
+ */
+export function groupLink(cls = 'group-link') {
+  const id = currentGroup();
+  const name = h('span', { class: 'group-name', dataset: { testid: 'current-group' } }, groupName(id) || (id === DEFAULT_GROUP ? 'Our table' : '…'));
+  nameOfGroup(id).then((n) => { if (n) name.textContent = n; });
+  return h('a', { class: cls, href: '/groups', 'aria-label': 'Group: switch, invite or create' },
+    h('span', { class: 'group-icon', 'aria-hidden': 'true' }), name);
+}
+
+/**
+ * topbar is the header of a history screen: back, the title, and the
+ * current group at the right.
+ * @param {string} href where back leads
+ * @param {string} back its label
+ * @param {string} title
+ * @param {HTMLElement | null} [aside] instead of the group link
+ */
+export function topbar(href, back, title, aside) {
+  return h('header', { class: 'topbar' },
+    h('a', { class: 'back', href }, h('span', { 'aria-hidden': 'true' }, '‹'), ` ${back}`),
+    h('h1', {}, title),
+    aside === undefined ? groupLink('group-link topbar-group') : aside);
+}
+
+/**
+ * gameNames maps game ids to names.
+ * @returns {Promise<Map<string, string>>}
+ */
+export async function gameNames() {
+  const games = await listGames();
+  return new Map(games.map((g) => [g.id, g.name]));
+}
+
+/**
+ * shortName is a game's name without its subtitle, for tabs:
+ * "Insecta: The Ladies of Entomology" → "Insecta".
+ * @param {string} name
+ */
+export function shortName(name) {
+  return name.split(':')[0].trim();
+}
+
+/**
+ * longDate writes when a play finished: "Sat 14 Mar 2026, 20:30".
+ * @param {string} iso
+ */
+export function longDate(iso) {
+  return new Date(iso).toLocaleString(undefined, {
+    weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit',
+  });
+}
+
+/**
+ * dayDate writes a date without the time: "14 Mar 2026".
+ * @param {string} iso
+ */
+export function dayDate(iso) {
+  return new Date(iso).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
+}
+
+/**
+ * duration writes a length of time: "45 min", "1 h 05 min".
+ * @param {number} seconds
+ */
+export function duration(seconds) {
+  const m = Math.round(seconds / 60);
+  if (m < 60) return `${m} min`;
+  return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
+}
+
+/**
+ * percent writes a win rate (0–1) as "67 %".
+ * @param {number} rate
+ */
+export function percent(rate) {
+  return `${Math.round(rate * 100)}%`;
+}
+
+/**
+ * decimal writes a figure with one decimal, or "–" when there is none.
+ * @param {number | null | undefined} n
+ */
+export function decimal(n) {
+  return n === null || n === undefined ? '–' : (Math.round(n * 10) / 10).toFixed(1);
+}
+
+/**
+ * playItems draws play summaries as a list of links, each with the game,
+ * the date and the players in rank order with their totals.
+ * @param {PlaySummary[]} plays
+ * @param {Map<string, string>} names game names
+ * @param {{me?: string}} [opts] me: a player id to mark
+ */
+export function playItems(plays, names, opts = {}) {
+  return plays.map((p) => {
+    const ranked = [...p.results].sort((a, b) => a.rank - b.rank);
+    const hotel = p.game === 'insektenhotel';
+    return h('li', {},
+      h('a', { class: 'play-item', href: `/plays/${p.id}`, dataset: { testid: 'play-item', id: p.id } },
+        h('span', { class: ['play-mark', `game-${p.game}`], 'aria-hidden': 'true' },
+          h('span', { class: 'game-mark' }, (names.get(p.game) ?? p.game).charAt(0).toUpperCase())),
+        h('span', { class: 'play-text' },
+          h('span', { class: 'play-head' },
+            h('span', { class: 'play-game' }, names.get(p.game) ?? p.game),
+            h('time', { class: 'play-date', datetime: p.finishedAt }, dayDate(p.finishedAt))),
+          h('span', { class: 'play-results' }, ranked.map((r, i) => [
+            i > 0 ? h('span', { class: 'sep', 'aria-hidden': 'true' }, ' · ') : null,
+            h('span', { class: ['play-who', r.winner && 'won', opts.me === r.playerId && 'me'] },
+              h('span', { class: 'sr-only' }, `${ordinal(r.rank)}: `),
+          r.winner ? h('span', { class: 'crown', 'aria-hidden': 'true' }, '★ ') : null,
+              r.player, ' ', h('span', { class: 'play-total' }, hotel ? `${r.total}/6` : String(r.total)),
+              r.winner ? h('span', { class: 'sr-only' }, ' (won)') : null)]))),
+        h('span', { class: 'chev', 'aria-hidden': 'true' }, '›')));
+  });
+}
+
+/**
+ * confirmSheet asks before something that cannot be undone.
+ * @param {HTMLElement} host
+ * @param {string} title
+ * @param {string} body
+ * @param {string} yes the label of the button that does it
+ * @param {() => (void | Promise<void>)} action
+ */
+export function confirmSheet(host, title, body, yes, action) {
+  const msg = h('p', { class: 'msg msg-error', role: 'alert', hidden: true });
+  const yesBtn = /** @type {HTMLButtonElement} */ (h('button', {
+    type: 'button', class: 'btn btn-danger', dataset: { testid: 'confirm' },
+    on: {
+      click: async () => {
+        yesBtn.disabled = true;
+        try {
+          await action();
+          s.close();
+        } catch (err) {
+          msg.textContent = err instanceof Error ? err.message : String(err);
+          msg.hidden = false;
+          yesBtn.disabled = false;
+        }
+      },
+    },
+  }, yes));
+  const s = openSheet({
+    host, title, body: h('div', { class: 'confirm-body' }, h('p', {}, body), msg),
+    actions: [h('button', { type: 'button', class: 'btn', on: { click: () => s.close() } }, 'Cancel'), yesBtn],
+  });
+  return s;
+}
+
+/**
+ * groupTrouble draws what to do when the current group is not on this
+ * server (a 404 naming the group); it says whether it did.
+ * @param {HTMLElement} root
+ * @param {any} err
+ */
+export function groupTrouble(root, err) {
+  if (!(err instanceof ApiError) || err.status !== 404 || !/^no group\b/i.test(err.detail) || currentGroup() === DEFAULT_GROUP) return false;
+  replace(root,
+    topbar('/', 'Home', 'Group not found', null),
+    h('div', { class: 'panel empty-state', role: 'alert' },
+      h('p', {}, `This server does not know the group this phone is in (${groupName(currentGroup()) || currentGroup()}). Open its invite link again, or switch group.`),
+      h('div', { class: 'row-actions' },
+        h('a', { class: 'btn', href: '/groups' }, 'Groups'),
+        h('button', {
+          type: 'button', class: 'btn btn-primary',
+          on: { click: () => { setCurrentGroup({ id: DEFAULT_GROUP, name: '' }); window.dispatchEvent(new Event('route')); } },
+        }, 'Use the default group'))));
+  return true;
+}

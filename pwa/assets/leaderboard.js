@@ -1,0 +1,96 @@
+// leaderboard.js: a game's leaderboard in the current group. Rated players
+// come first, by rating (OpenSkill's conservative estimate); players with
+// too few plays with others follow, marked provisional, by wins.
+// Insektenhotel has no points, so its board shows wins only.
+
+import { h, replace } from './dom.js';
+import { ApiError, getLeaderboard, listGames } from './api.js';
+import { currentGroup } from './groupstore.js';
+import { navigate } from './router.js';
+import { MIN_RATED_PLAYS, decimal, groupTrouble, percent, shortName, topbar } from './historyui.js';
+
+/** @typedef {import('./api.js').LeaderboardEntry} LeaderboardEntry */
+
+/**
+ * leaderboardScreen draws the leaderboard of a game, with a tab per game.
+ * @param {HTMLElement} root
+ * @param {string} game "" for the first game
+ */
+export async function leaderboardScreen(root, game) {
+  const games = await listGames();
+  if (!game) {
+    navigate(`/leaderboards/${games[0].id}`, { replace: true });
+    return;
+  }
+  const spec = games.find((g) => g.id === game);
+  if (!spec) throw new ApiError(404, `There is no game “${game}”.`);
+  const group = currentGroup();
+  const body = h('div', { class: 'lb-body', 'aria-busy': 'true' }, h('p', { class: 'muted' }, 'Loading…'));
+  replace(root,
+    topbar('/', 'Home', 'Leaderboard'),
+    h('nav', { class: 'game-tabs', 'aria-label': 'Games' }, games.map((g) => h('a', {
+      class: 'game-tab', href: `/leaderboards/${g.id}`, 'aria-current': g.id === game ? 'page' : false,
+      dataset: { game: g.id },
+    }, shortName(g.name)))),
+    body);
+  let board;
+  try {
+    board = await getLeaderboard(group, game);
+  } catch (err) {
+    if (groupTrouble(root, err)) return;
+    throw err;
+  }
+  body.removeAttribute('aria-busy');
+  if (board.entries.length === 0) {
+    replace(body, h('div', { class: 'panel empty-state' },
+      h('p', {}, `No ${spec.name} plays in this group yet.`),
+      h('div', { class: 'row-actions' },
+        h('a', { class: 'btn btn-primary', href: '/tables/new' }, 'Start a table'),
+        h('a', { class: 'btn', href: `/plays/new?game=${game}` }, 'Log a past play'))));
+    return;
+  }
+  replace(body, leaderboardTable(board.entries, game !== 'insektenhotel', spec.name),
+    h('p', { class: 'hint lb-note' },
+      `Rating: the skill estimate of OpenSkill, counted cautiously (μ − 3σ), so it grows as the group plays. `
+      + `It shows after ${MIN_RATED_PLAYS} plays with others; before that a player is provisional. Shared wins count as wins.`));
+}
+
+/**
+ * leaderboardTable draws the entries as a table: position, player (a link
+ * to their page), plays, wins, win rate, average and best score (for a game
+ * with points), and rating or how many plays until there is one.
+ * @param {LeaderboardEntry[]} entries
+ * @param {boolean} points whether the game has points
+ * @param {string} gameName
+ */
+function leaderboardTable(entries, points, gameName) {
+  /** @param {string} label @param {string} [abbr] */
+  const th = (label, abbr) => h('th', { scope: 'col', class: 'num' }, abbr ? h('abbr', { title: label }, abbr) : label);
+  return h('div', { class: 'table-scroll lb-scroll' },
+    h('table', { class: ['lb', points ? 'lb-points' : 'lb-wins'], dataset: { testid: 'leaderboard' } },
+      h('caption', { class: 'sr-only' }, `${gameName} leaderboard`),
+      h('thead', {}, h('tr', {},
+        h('th', { scope: 'col', class: 'pos' }, h('abbr', { title: 'Position' }, '#')),
+        h('th', { scope: 'col', class: 'who-col' }, 'Player'),
+        th('Plays'),
+        th('Wins'),
+        th('Win rate', 'Win %'),
+        points ? th('Average score', 'Avg') : null,
+        points ? th('Best score', 'Best') : null,
+        th('Rating'))),
+      h('tbody', {}, entries.map((e, i) => {
+        const more = Math.max(1, MIN_RATED_PLAYS - e.ratedPlays);
+        return h('tr', { class: ['lb-row', e.provisional && 'provisional'], dataset: { testid: 'lb-row', playerId: e.playerId } },
+          h('td', { class: 'pos' }, String(i + 1)),
+          h('th', { scope: 'row', class: 'who-col' },
+            h('a', { href: `/players/${e.playerId}`, class: 'lb-name', dataset: { col: 'player' } }, e.player),
+            e.provisional ? h('span', { class: 'prov-badge', dataset: { testid: 'provisional' } }, `provisional, ${more} more play${more === 1 ? '' : 's'}`) : null),
+          h('td', { class: 'num', dataset: { col: 'plays' } }, String(e.plays)),
+          h('td', { class: 'num', dataset: { col: 'wins' } }, String(e.wins)),
+          h('td', { class: 'num', dataset: { col: 'winRate' } }, percent(e.winRate)),
+          points ? h('td', { class: 'num', dataset: { col: 'avg' } }, decimal(e.avgScore)) : null,
+          points ? h('td', { class: 'num', dataset: { col: 'best' } }, e.bestScore === null ? '–' : String(e.bestScore)) : null,
+          h('td', { class: 'num rating', dataset: { col: 'rating' } },
+            e.rating === null ? h('span', { 'aria-label': 'no rating yet' }, '–') : decimal(e.rating)));
+      }))));
+}

@@ -1,0 +1,263 @@
+// player.js: a player's page in the current group. Per game: the record,
+// the rating over time and the scores as charts, and head-to-head against
+// each opponent; then the recent plays. A typo made a second player? Rename
+// (a name someone has already offers to merge the two) or merge into
+// another player directly.
+
+import { h, replace } from './dom.js';
+import { ApiError, getPlayer, groupPlayers, listGames, mergePlayer, renamePlayer } from './api.js';
+import { currentGroup } from './groupstore.js';
+import { navigate } from './router.js';
+import { openSheet } from './sheet.js';
+import { ratingChart, scoreHistogram } from './charts.js';
+import { MIN_RATED_PLAYS, dayDate, decimal, gameNames, groupTrouble, percent, playItems, shortName, topbar } from './historyui.js';
+
+/** @typedef {import('./api.js').PlayerStats} PlayerStats */
+/** @typedef {import('./api.js').PlayerGame} PlayerGame */
+
+/**
+ * playerScreen draws a player's page.
+ * @param {HTMLElement} root
+ * @param {string} id
+ */
+export async function playerScreen(root, id) {
+  const group = currentGroup();
+  /** @type {PlayerStats} */ let st;
+  try {
+    st = await getPlayer(group, id);
+  } catch (err) {
+    if (groupTrouble(root, err)) return;
+    throw err;
+  }
+  const names = await gameNames();
+  const order = (await listGames()).map((g) => g.id);
+  const games = [...st.games].sort((a, b) => order.indexOf(a.game) - order.indexOf(b.game));
+  const want = new URLSearchParams(location.search).get('game');
+  const latest = [...games].sort((a, b) => b.lastPlayedAt.localeCompare(a.lastPlayedAt))[0];
+  let shown = games.find((g) => g.game === want) ?? latest;
+  const who = st.player.name;
+
+  const sections = games.map((g) => gameSection(g, who, names.get(g.game) ?? g.game));
+  const picker = games.length > 1 ? h('div', { class: 'game-tabs', role: 'tablist', 'aria-label': 'Games' }, games.map((g, i) => h('button', {
+    type: 'button', role: 'tab', class: 'game-tab', id: `ptab-${g.game}`, 'aria-controls': `pgame-${g.game}`,
+    'aria-selected': String(g === shown), tabindex: g === shown ? 0 : -1, dataset: { game: g.game },
+    on: { click: () => show(i) },
+  }, shortName(names.get(g.game) ?? g.game)))) : null;
+  sections.forEach((s, i) => {
+    s.hidden = games[i] !== shown;
+    if (picker) {
+      s.setAttribute('role', 'tabpanel');
+      s.setAttribute('aria-labelledby', `ptab-${games[i].game}`);
+    }
+  });
+
+  replace(root,
+    topbar(shown ? `/leaderboards/${shown.game}` : '/leaderboards', 'Leaderboard', who),
+    games.length === 0 ? h('div', { class: 'panel empty-state' }, h('p', {}, `${who} has no plays yet.`)) : null,
+    picker,
+    sections,
+    st.recent.length ? h('section', { class: 'recent' },
+      h('h2', {}, 'Recent plays'),
+      h('ol', { class: 'play-list' }, playItems(st.recent, names, { me: id })),
+      h('a', { class: 'btn btn-quiet', href: `/history?player=${id}` }, `All plays of ${who}`)) : null,
+    h('section', { class: 'panel player-admin' },
+      h('h2', {}, 'Same person, two names?'),
+      h('p', { class: 'muted' }, 'Fix a typo by renaming; if the right name is taken, merge the two: the plays move over.'),
+      h('div', { class: 'row-actions' },
+        h('button', { type: 'button', class: 'btn', dataset: { testid: 'rename' }, on: { click: () => renameSheet(root, group, st.player) } }, 'Rename'),
+        h('button', { type: 'button', class: 'btn', dataset: { testid: 'merge' }, on: { click: () => mergeSheet(root, group, st.player) } }, 'Merge into…'))));
+
+  /** @param {number} i */
+  function show(i) {
+    shown = games[i];
+    sections.forEach((s, k) => { s.hidden = k !== i; });
+    picker?.querySelectorAll('[role=tab]').forEach((t, k) => {
+      t.setAttribute('aria-selected', String(k === i));
+      t.setAttribute('tabindex', k === i ? '0' : '-1');
+    });
+    const q = new URLSearchParams(location.search);
+    q.set('game', shown.game);
+    history.replaceState(null, '', `${location.pathname}?${q}`);
+    const back = /** @type {HTMLAnchorElement | null} */ (root.querySelector('.topbar .back'));
+    if (back) back.href = `/leaderboards/${shown.game}`;
+  }
+}
+
+/**
+ * gameSection is a player's record in one game.
+ * @param {PlayerGame} g
+ * @param {string} who
+ * @param {string} gameName
+ */
+function gameSection(g, who, gameName) {
+  const points = g.avgScore !== null;
+  const more = Math.max(1, MIN_RATED_PLAYS - g.ratedPlays);
+  /** @param {string} label @param {string} value @param {string} key */
+  const stat = (label, value, key) => h('div', { class: 'stat', dataset: { stat: key } }, h('dt', {}, label), h('dd', {}, value));
+  return h('section', { class: 'player-game', id: `pgame-${g.game}`, dataset: { game: g.game }, 'aria-label': gameName },
+    h('dl', { class: 'stats panel' },
+      stat('Plays', String(g.plays), 'plays'),
+      stat('Wins', String(g.wins), 'wins'),
+      stat('Win rate', percent(g.winRate), 'winRate'),
+      points ? stat('Average', decimal(g.avgScore), 'avg') : null,
+      points ? stat('Best', g.bestScore === null ? '–' : String(g.bestScore), 'best') : null,
+      stat('Rating', g.rating === null ? '–' : decimal(g.rating), 'rating'),
+      g.provisional ? h('p', { class: 'prov-badge stat-note' }, `provisional, ${more} more play${more === 1 ? '' : 's'} with others`) : null,
+      h('p', { class: 'stat-note muted' }, `Last played ${dayDate(g.lastPlayedAt)}`)),
+    h('section', { class: 'panel chart-panel' },
+      h('h2', {}, 'Rating over time'),
+      g.ratingHistory.length
+        ? h('figure', { class: 'chart-fig', dataset: { testid: 'rating-chart' } }, ratingChart(g.ratingHistory, who))
+        : h('p', { class: 'muted' }, 'No plays with others yet: a rating needs opponents.')),
+    points && g.scores.length ? h('section', { class: 'panel chart-panel' },
+      h('h2', {}, 'Scores'),
+      h('figure', { class: 'chart-fig', dataset: { testid: 'score-histogram' } }, scoreHistogram(g.scores, who, 'points'))) : null,
+    g.headToHead.length ? h('section', { class: 'panel h2h' },
+      h('h2', {}, 'Head to head'),
+      h('div', { class: 'table-scroll' },
+        h('table', { class: 'h2h-table', dataset: { testid: 'head-to-head' } },
+          h('caption', { class: 'sr-only' }, `${who} against each opponent in ${gameName}: plays together, and who finished ahead`),
+          h('thead', {}, h('tr', {},
+            h('th', { scope: 'col' }, 'Opponent'),
+            h('th', { scope: 'col', class: 'num' }, 'Plays'),
+            h('th', { scope: 'col', class: 'num' }, h('abbr', { title: `${who} finished ahead` }, 'Won')),
+            h('th', { scope: 'col', class: 'num' }, h('abbr', { title: `${who} finished behind` }, 'Lost')),
+            h('th', { scope: 'col', class: 'num' }, h('abbr', { title: 'Level' }, 'Tied')))),
+          h('tbody', {}, g.headToHead.map((o) => h('tr', {},
+            h('th', { scope: 'row' }, h('a', { href: `/players/${o.opponentId}?game=${g.game}` }, o.opponent)),
+            h('td', { class: 'num' }, String(o.plays)),
+            h('td', { class: 'num' }, String(o.wins)),
+            h('td', { class: 'num' }, String(o.losses)),
+            h('td', { class: 'num' }, String(o.ties))))))),
+      h('p', { class: 'hint' }, 'Won and lost count the plays where one of the two finished ahead of the other.')) : null);
+}
+
+/**
+ * renameSheet asks for a new name. A name another player has means the two
+ * are probably one person: the sheet then offers to merge them.
+ * @param {HTMLElement} root
+ * @param {string} group
+ * @param {{id: string, name: string}} player
+ */
+function renameSheet(root, group, player) {
+  const input = /** @type {HTMLInputElement} */ (h('input', {
+    id: 'rename-input', type: 'text', value: player.name, maxlength: 40, autocomplete: 'off', spellcheck: 'false',
+  }));
+  const msgs = h('div', { class: 'msgs', 'aria-live': 'polite' });
+  const field = h('div', { class: 'field', dataset: { pointer: '/name' } },
+    h('label', { class: 'label', for: 'rename-input' }, 'Name'), input, msgs);
+  const body = h('form', { class: 'editor', novalidate: true, on: { submit: (/** @type {Event} */ e) => { e.preventDefault(); save(); } } }, field);
+  const saveBtn = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'btn btn-primary', dataset: { testid: 'rename-save' }, on: { click: save } }, 'Save'));
+  const s = openSheet({
+    host: root, title: `Rename ${player.name}`, body,
+    actions: [h('button', { type: 'button', class: 'btn', on: { click: () => s.close() } }, 'Cancel'), saveBtn],
+  });
+  input.select();
+
+  async function save() {
+    const name = input.value.trim();
+    replace(msgs);
+    field.classList.remove('has-error');
+    saveBtn.disabled = true;
+    try {
+      await renamePlayer(group, player.id, name);
+      s.close();
+      navigate(location.pathname + location.search, { replace: true });
+    } catch (err) {
+      saveBtn.disabled = false;
+      const into = /** @type {any} */ (err).mergeInto;
+      if (err instanceof ApiError && err.status === 409 && into) {
+        // Name the other player as the group knows them, not as typed.
+        const other = await groupPlayers(group).then((r) => r.players.find((p) => p.id === into)?.name).catch(() => '');
+        offerMerge(into, other || name);
+        return;
+      }
+      field.classList.add('has-error');
+      input.setAttribute('aria-invalid', 'true');
+      const detail = err instanceof ApiError && err.fields.length ? err.fields.map((f) => f.detail).join('; ') : String(/** @type {any} */ (err).message ?? err);
+      msgs.append(h('p', { class: 'msg msg-error' }, detail.charAt(0).toUpperCase() + detail.slice(1)));
+    }
+  }
+
+  /**
+   * offerMerge replaces the form by the question: merge into the player
+   * who has that name?
+   * @param {string} into
+   * @param {string} other the name of the player who has it
+   */
+  function offerMerge(into, other) {
+    const problem = h('p', { class: 'msg msg-error', role: 'alert', hidden: true });
+    const yes = /** @type {HTMLButtonElement} */ (h('button', {
+      type: 'button', class: 'btn btn-primary', dataset: { testid: 'merge-offer' },
+      on: {
+        click: async () => {
+          yes.disabled = true;
+          try {
+            await mergePlayer(group, player.id, into);
+            s.close();
+            navigate(`/players/${into}`, { replace: true });
+          } catch (err) {
+            yes.disabled = false;
+            problem.textContent = String(/** @type {any} */ (err).message ?? err);
+            problem.hidden = false;
+          }
+        },
+      },
+    }, `Merge into ${other}`));
+    replace(body, h('div', { class: 'merge-offer', dataset: { testid: 'merge-question' } },
+      h('p', {}, h('strong', {}, `“${other}” is already a player of this group.`)),
+      h('p', {}, `Are ${player.name} and ${other} the same person? Merging moves every play of ${player.name} to ${other}, and ${player.name} goes.`),
+      problem));
+    const actions = s.dialog.querySelector('.sheet-actions');
+    if (actions) replace(actions, h('button', { type: 'button', class: 'btn', on: { click: () => s.close() } }, 'Keep apart'), yes);
+    yes.focus();
+  }
+}
+
+/**
+ * mergeSheet picks another player of the group to merge this one into.
+ * @param {HTMLElement} root
+ * @param {string} group
+ * @param {{id: string, name: string}} player
+ */
+async function mergeSheet(root, group, player) {
+  const { players } = await groupPlayers(group);
+  const others = players.filter((p) => p.id !== player.id);
+  const sel = /** @type {HTMLSelectElement} */ (h('select', { id: 'merge-into' },
+    h('option', { value: '' }, 'Choose a player…'),
+    others.map((p) => h('option', { value: p.id }, p.name))));
+  const problem = h('p', { class: 'msg msg-error', role: 'alert', hidden: true });
+  const yes = /** @type {HTMLButtonElement} */ (h('button', {
+    type: 'button', class: 'btn btn-danger', dataset: { testid: 'merge-confirm' },
+    on: {
+      click: async () => {
+        if (!sel.value) {
+          problem.textContent = 'Choose the player to merge into.';
+          problem.hidden = false;
+          sel.focus();
+          return;
+        }
+        yes.disabled = true;
+        try {
+          await mergePlayer(group, player.id, sel.value);
+          s.close();
+          navigate(`/players/${sel.value}`, { replace: true });
+        } catch (err) {
+          yes.disabled = false;
+          problem.textContent = String(/** @type {any} */ (err).message ?? err);
+          problem.hidden = false;
+        }
+      },
+    },
+  }, 'Merge'));
+  const s = openSheet({
+    host: root, title: `Merge ${player.name} into…`,
+    body: h('div', { class: 'editor' },
+      others.length
+        ? h('div', { class: 'field' }, h('label', { class: 'label', for: 'merge-into' }, 'The player they really are'), sel,
+          h('p', { class: 'hint' }, `Every play of ${player.name} moves to that player, and ${player.name} goes. This cannot be undone.`))
+        : h('p', {}, 'There is nobody else in this group yet.'),
+      problem),
+    actions: [h('button', { type: 'button', class: 'btn', on: { click: () => s.close() } }, 'Cancel'), others.length ? yes : null].filter(Boolean),
+  });
+}
