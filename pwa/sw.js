@@ -20,6 +20,7 @@ const SHELL = [
   '/assets/problems.js',
   '/assets/sheet.js',
   '/assets/forms.js',
+  '/assets/boardset.js',
   '/assets/live.js',
   '/assets/table.js',
   '/assets/hotel.js',

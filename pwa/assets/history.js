@@ -19,7 +19,7 @@ import { navigate } from './router.js';
 import { renderResults } from './results.js';
 import { labelOf } from './widgets.js';
 import {
-  confirmSheet, dayDate, duration, gameNames, groupLink, groupTrouble, longDate, playItems, topbar,
+  confirmSheet, dayDate, duration, gameNames, groupLink, inGroup, longDate, playItems, topbar,
 } from './historyui.js';
 import { leaderboardScreen } from './leaderboard.js';
 import { playerScreen } from './player.js';
@@ -78,14 +78,9 @@ async function historyScreen(root) {
   const params = new URLSearchParams(location.search);
   const filter = { game: params.get('game') ?? '', player: params.get('player') ?? '' };
   const [games, names] = await Promise.all([listGames(), gameNames()]);
-  /** @type {{id: string, name: string}[]} */
-  let players = [];
-  try {
-    players = (await groupPlayers(group)).players;
-  } catch (err) {
-    if (groupTrouble(root, err)) return;
-    throw err;
-  }
+  const known = await inGroup(root, groupPlayers(group));
+  if (!known) return;
+  const { players } = known;
 
   const list = h('ol', { class: 'play-list', 'aria-label': 'Plays, newest first', dataset: { testid: 'play-list' } });
   const more = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'btn btn-wide', hidden: true, dataset: { testid: 'load-more' } }, 'Load more'));
@@ -180,13 +175,8 @@ function resultOf(play) {
  */
 async function playScreen(root, id) {
   const group = currentGroup();
-  /** @type {Play} */ let play;
-  try {
-    play = await getPlay(group, id);
-  } catch (err) {
-    if (groupTrouble(root, err)) return;
-    throw err;
-  }
+  const play = await inGroup(root, getPlay(group, id));
+  if (!play) return;
   const spec = await getGame(play.game);
   const res = resultOf(play);
   const del = h('button', {

@@ -195,12 +195,30 @@ export function confirmSheet(host, title, body, yes, action) {
 }
 
 /**
+ * inGroup awaits a request about the current group. When the server does
+ * not know the group, it draws what to do instead (groupTrouble) and
+ * resolves to null; any other error is thrown on.
+ * @template T
+ * @param {HTMLElement} root
+ * @param {Promise<T>} request
+ * @returns {Promise<T | null>}
+ */
+export async function inGroup(root, request) {
+  try {
+    return await request;
+  } catch (err) {
+    if (groupTrouble(root, err)) return null;
+    throw err;
+  }
+}
+
+/**
  * groupTrouble draws what to do when the current group is not on this
  * server (a 404 naming the group); it says whether it did.
  * @param {HTMLElement} root
  * @param {any} err
  */
-export function groupTrouble(root, err) {
+function groupTrouble(root, err) {
   if (!(err instanceof ApiError) || err.status !== 404 || !/^no group\b/i.test(err.detail) || currentGroup() === DEFAULT_GROUP) return false;
   replace(root,
     topbar('/', 'Home', 'Group not found', null),

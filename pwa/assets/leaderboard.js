@@ -7,7 +7,7 @@ import { h, replace } from './dom.js';
 import { ApiError, getLeaderboard, listGames } from './api.js';
 import { currentGroup } from './groupstore.js';
 import { navigate } from './router.js';
-import { MIN_RATED_PLAYS, decimal, groupTrouble, percent, shortName, topbar } from './historyui.js';
+import { MIN_RATED_PLAYS, decimal, inGroup, percent, shortName, topbar } from './historyui.js';
 
 /** @typedef {import('./api.js').LeaderboardEntry} LeaderboardEntry */
 
@@ -33,13 +33,8 @@ export async function leaderboardScreen(root, game) {
       dataset: { game: g.id },
     }, shortName(g.name)))),
     body);
-  let board;
-  try {
-    board = await getLeaderboard(group, game);
-  } catch (err) {
-    if (groupTrouble(root, err)) return;
-    throw err;
-  }
+  const board = await inGroup(root, getLeaderboard(group, game));
+  if (!board) return;
   body.removeAttribute('aria-busy');
   if (board.entries.length === 0) {
     replace(body, h('div', { class: 'panel empty-state' },

@@ -10,9 +10,8 @@ import { currentGroup } from './groupstore.js';
 import { navigate } from './router.js';
 import { openSheet } from './sheet.js';
 import { ratingChart, scoreHistogram } from './charts.js';
-import { MIN_RATED_PLAYS, dayDate, decimal, gameNames, groupTrouble, percent, playItems, shortName, topbar } from './historyui.js';
+import { MIN_RATED_PLAYS, dayDate, decimal, gameNames, inGroup, percent, playItems, shortName, topbar } from './historyui.js';
 
-/** @typedef {import('./api.js').PlayerStats} PlayerStats */
 /** @typedef {import('./api.js').PlayerGame} PlayerGame */
 
 /**
@@ -22,13 +21,8 @@ import { MIN_RATED_PLAYS, dayDate, decimal, gameNames, groupTrouble, percent, pl
  */
 export async function playerScreen(root, id) {
   const group = currentGroup();
-  /** @type {PlayerStats} */ let st;
-  try {
-    st = await getPlayer(group, id);
-  } catch (err) {
-    if (groupTrouble(root, err)) return;
-    throw err;
-  }
+  const st = await inGroup(root, getPlayer(group, id));
+  if (!st) return;
   const names = await gameNames();
   const order = (await listGames()).map((g) => g.id);
   const games = [...st.games].sort((a, b) => order.indexOf(a.game) - order.indexOf(b.game));

@@ -233,6 +233,33 @@ function resultOf(t, i) {
 }
 
 /**
+ * follower guards the tables a host or join screen takes: one older than
+ * the table shown is dropped, and a finished one sends the screen on to
+ * /t/CODE (its results). leave moves on the same way, once, after which
+ * nothing more is taken.
+ * @param {string} code
+ * @param {() => Table} shown the table on screen
+ */
+function follower(code, shown) {
+  let gone = false;
+  const leave = () => {
+    if (gone) return;
+    gone = true;
+    navigate(`/t/${code}`, { replace: true });
+  };
+  return {
+    leave,
+    /** takes says whether to show t. @param {Table} t */
+    takes(t) {
+      if (gone || t.version < shown().version) return false;
+      if (t.status !== 'finished') return true;
+      leave();
+      return false;
+    },
+  };
+}
+
+/**
  * finishedView shows a finished table's results, read-only.
  * @param {TableContext} ctx
  */
@@ -261,7 +288,7 @@ function finishedView({ root, spec, code, table, auth }) {
  */
 function hostView({ root, spec, code, table: first, auth }) {
   let table = first;
-  let leaving = false;
+  const follow = follower(code, () => table);
   const hostToken = /** @type {string} */ (auth.hostToken);
   const joinUrl = auth.joinUrl || `${location.origin}/t/${code}`;
   /** @type {FieldError[]} */ let finishFields = [];
@@ -295,17 +322,12 @@ function hostView({ root, spec, code, table: first, auth }) {
 
   /** @param {Table} t */
   function apply(t) {
-    if (leaving || t.version < table.version) return;
+    if (!follow.takes(t)) return;
     if (t.version !== table.version) {
       finishFields = [];
       finishLines = [];
     }
     table = t;
-    if (t.status === 'finished') {
-      leaving = true;
-      navigate(`/t/${code}`, { replace: true });
-      return;
-    }
     draw();
   }
 
@@ -372,10 +394,7 @@ function hostView({ root, spec, code, table: first, auth }) {
     finishBtn.disabled = true;
     try {
       await finishTable(code, hostToken);
-      if (!leaving) {
-        leaving = true;
-        navigate(`/t/${code}`, { replace: true });
-      }
+      follow.leave();
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       finishFields = err.fields.filter((f) => table.seats[playerOf(f.pointer)]);
@@ -460,15 +479,10 @@ function joinPanel(code, joinUrl, everyone, sheetHost) {
  */
 function joinView({ root, spec, code, table: first }) {
   let table = first;
-  let leaving = false;
+  const follow = follower(code, () => table);
   const live = watchTable(code, (t) => {
-    if (leaving || t.version < table.version) return;
+    if (!follow.takes(t)) return;
     table = t;
-    if (t.status === 'finished') {
-      leaving = true;
-      navigate(`/t/${code}`, { replace: true });
-      return;
-    }
     draw();
   });
   const list = h('ul', { class: 'seat-pick', 'aria-label': 'Seats' });
@@ -504,8 +518,7 @@ function joinView({ root, spec, code, table: first }) {
     try {
       const r = await claimSeat(code, i);
       saveTableAuth(code, { seat: i, seatToken: r.seatToken });
-      leaving = true;
-      navigate(`/t/${code}`, { replace: true });
+      follow.leave();
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       show(err.status === 409 ? `Someone else took ${table.seats[i]?.name ?? 'that seat'} just now. Pick another, or join as a new player.` : err.message);
@@ -527,8 +540,7 @@ function joinView({ root, spec, code, table: first }) {
     try {
       const r = await joinTable(code, name.trim());
       saveTableAuth(code, { seat: r.seat, seatToken: r.seatToken });
-      leaving = true;
-      navigate(`/t/${code}`, { replace: true });
+      follow.leave();
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       const lost = markProblems(newPanel, err.fields, 'error');

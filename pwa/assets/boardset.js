@@ -1,0 +1,364 @@
+// boardset.js: what the quick-score screen (score.js) and "log a past play"
+// (logplay.js) share: the boards of a game being entered. A tab per player
+// holds their name, their board form (forms.js) and a remove button; the
+// house rules sit above, and a bar below shows the shown player's live
+// total. Every change is rescored by POST /api/v1/games/{id}/score after a
+// short pause (only the newest answer counts), and the server's errors and
+// warnings are shown at the fields they name. The screens add what differs:
+// where the boards are kept, and what the bar's button does.
+
+import { h, replace, debounce, uid } from './dom.js';
+import { ApiError, scoreGame } from './api.js';
+import { clearProblems, markProblems, playerOf } from './problems.js';
+import { field, segmented, toggle } from './widgets.js';
+import { boardField, boardRequest, unitOf } from './forms.js';
+
+/** @typedef {import('./api.js').Spec} Spec */
+/** @typedef {import('./api.js').Result} Result */
+/** @typedef {import('./api.js').FieldError} FieldError */
+/** @typedef {import('./api.js').PlayerEntry} PlayerEntry */
+/** @typedef {import('./forms.js').BoardForm} BoardForm */
+/** @typedef {{players: PlayerEntry[], variants: Object<string, number>, active: number}} Boards */
+
+/** How long typing must pause before the boards are rescored. */
+const rescoreDelay = 250;
+
+/**
+ * @typedef {Object} BoardSetOptions
+ * @property {Spec} spec
+ * @property {BoardForm} form
+ * @property {Boards} state the players, the house rules and the tab shown; changed in place
+ * @property {HTMLElement} root the screen: the forms' dialogs open here, and problems are marked here
+ * @property {HTMLElement} action the bar's button, beside the live total
+ * @property {() => void} persist keeps the state; called after every change
+ * @property {(i: number) => string} newName the name player i starts with when added
+ * @property {boolean} liveNames true: the names are scored as typed, so a blank or
+ *   repeated name is flagged at once; false: a blank name is scored as "Player N"
+ *   and renaming does not rescore (the names are checked when the play is saved)
+ * @property {(result: Result | null, i: number) => string} note the bar's note on
+ *   player i when no entry needs a look
+ * @property {string[]} [names] names the name fields offer (the group's players)
+ * @property {string} [namePlaceholder]
+ * @property {(who: string, remove: () => void) => void} [confirmRemove] asks before
+ *   a player and their board go; without it they go at once
+ */
+
+/**
+ * @typedef {Object} BoardSet
+ * @property {HTMLElement[]} body the banner, the house rules, the tabs and the panels, in order
+ * @property {HTMLElement} bar the action bar: live total, then the action
+ * @property {() => void} changed call after a change the screen made: keeps and rescores
+ * @property {(err: ApiError) => void} refuse shows why a save was refused, at the fields
+ * @property {() => void} restart redraws everything after the state was replaced
+ * @property {() => void} cancelRescore drops a rescore still waiting for typing to pause
+ * @property {() => void} stop the screen's cleanup
+ */
+
+/**
+ * scoreRequest is the score request for a set of boards.
+ * @param {Boards} state
+ * @param {BoardForm} form
+ * @param {boolean} [liveNames] false: a blank name is sent as "Player N"
+ * @returns {import('./api.js').ScoreRequest}
+ */
+export function scoreRequest(state, form, liveNames = true) {
+  return {
+    players: state.players.map((p, i) => ({
+      name: liveNames ? p.name : p.name.trim() || `Player ${i + 1}`,
+      board: boardRequest(form, p.board),
+    })),
+    variants: { ...state.variants },
+  };
+}
+
+/**
+ * boardSet draws the players' tabs, boards, house rules and live total,
+ * and keeps them scored.
+ * @param {BoardSetOptions} o
+ * @returns {BoardSet}
+ */
+export function boardSet(o) {
+  const { spec, form, state, root } = o;
+  /** @type {Result | null} */ let result = null;
+  /** @type {FieldError[]} */ let live = [];
+  /** @type {FieldError[]} what the last save was refused for, until the next change */
+  let refused = [];
+  /** @type {string | null} why the server cannot be reached, while it cannot */
+  let offline = null;
+  let seq = 0;
+  /** @type {AbortController | null} */ let inflight = null;
+
+  const listId = o.names ? uid('names') : undefined;
+  const banner = h('div', { class: 'banner', role: 'alert', hidden: true });
+  const tablist = h('div', { class: 'tabs', role: 'tablist', 'aria-label': 'Players' });
+  const addBtn = /** @type {HTMLButtonElement} */ (h('button', {
+    type: 'button', class: 'add-player', 'aria-label': 'Add a player', on: { click: addPlayer },
+  }, '+'));
+  const panels = h('div', { class: 'panels' });
+  const liveName = h('span', { class: 'live-name' });
+  const liveTotal = h('strong', { class: 'live-total', dataset: { testid: 'live-total' } }, '–');
+  const liveUnit = h('span', { class: 'live-unit' }, 'points');
+  const liveState = h('span', { class: 'live-state' });
+  let variants = spec.variants.length ? variantsPanel() : null;
+
+  const rescoreSoon = debounce(rescore, rescoreDelay);
+  const changed = () => { refused = []; o.persist(); rescoreSoon(); };
+
+  const body = /** @type {HTMLElement[]} */ ([
+    banner,
+    o.names ? h('datalist', { id: listId }, o.names.map((n) => h('option', { value: n }))) : null,
+    variants,
+    h('div', { class: 'tabbar field', dataset: { pointer: '/players' } },
+      h('div', { class: 'tabbar-row' }, tablist, addBtn),
+      h('div', { class: 'msgs' })),
+    panels,
+  ].filter((el) => el !== null));
+  const bar = h('div', { class: 'actionbar' },
+    h('div', { class: 'live', 'aria-live': 'polite', 'aria-atomic': 'true' }, liveName, ' ', liveTotal, ' ', liveUnit, h('br'), liveState),
+    o.action);
+
+  drawPlayers();
+  rescore();
+
+  /** variantsPanel has one control per house rule the game offers. */
+  function variantsPanel() {
+    return h('details', { class: 'panel variants', open: Object.keys(state.variants).length > 0 },
+      h('summary', {}, 'House rules'),
+      spec.variants.map((v) => {
+        const pointer = `/variants/${v.key}`;
+        const value = state.variants[v.key] ?? v.default;
+        /** @param {number} x */
+        const set = (x) => {
+          if (x === v.default) delete state.variants[v.key]; else state.variants[v.key] = x;
+          changed();
+        };
+        if (v.values.length === 2 && v.values.includes(0) && v.values.includes(1)) {
+          return toggle({ label: v.label, pointer, checked: value === 1, onChange: (on) => set(on ? 1 : 0) });
+        }
+        return segmented({ label: v.label, pointer, value, class: 'numbers', options: v.values.map((x) => ({ id: String(x), label: signed(x) })),
+          onChange: (x) => set(Number(x)) });
+      }));
+  }
+
+  /** drawPlayers redraws the tabs and every player's panel. */
+  function drawPlayers() {
+    replace(tablist, state.players.map((p, i) => h('button', {
+      type: 'button', role: 'tab', id: `tab-${i}`, class: 'tab', 'aria-controls': `panel-${i}`,
+      'aria-selected': String(i === state.active), tabindex: i === state.active ? 0 : -1, dataset: { player: i },
+      on: { click: () => select(i), keydown: tabKeys },
+    }, h('span', { class: 'tab-name' }, p.name || `Player ${i + 1}`), h('span', { class: 'tab-total' }, '–'))));
+    addBtn.hidden = state.players.length >= spec.maxPlayers;
+    replace(panels, state.players.map((_, i) => playerPanel(i)));
+    showResult();
+    showProblems();
+  }
+
+  /**
+   * playerPanel holds one player's name, board and remove button.
+   * @param {number} i
+   */
+  function playerPanel(i) {
+    const p = state.players[i];
+    const nameIn = /** @type {HTMLInputElement} */ (h('input', {
+      id: uid('name'), type: 'text', value: p.name, maxlength: 40, autocomplete: 'off', spellcheck: 'false',
+      list: listId, placeholder: o.namePlaceholder, enterkeyhint: 'next',
+      on: { input: () => rename(i, nameIn.value) },
+    }));
+    const canRemove = state.players.length > Math.max(1, spec.minPlayers);
+    return h('section', {
+      class: 'panel player field', role: 'tabpanel', id: `panel-${i}`, 'aria-labelledby': `tab-${i}`,
+      hidden: i !== state.active, dataset: { pointer: `/players/${i}` },
+    },
+    h('div', { class: 'msgs' }),
+    field({ label: 'Name', pointer: `/players/${i}/name`, control: nameIn, id: nameIn.id }),
+    boardField(form, { spec, board: p.board, base: `/players/${i}/board`, host: root, changed, refreshErrors: showProblems }),
+    canRemove ? h('button', { type: 'button', class: 'btn btn-danger-quiet remove-player', on: { click: () => removePlayer(i) } },
+      `Remove ${p.name || `player ${i + 1}`}`) : null);
+  }
+
+  /**
+   * rename takes a name as typed into the tab and the bar.
+   * @param {number} i
+   * @param {string} name
+   */
+  function rename(i, name) {
+    state.players[i].name = name;
+    const t = tablist.querySelector(`#tab-${i} .tab-name`);
+    if (t) t.textContent = name || `Player ${i + 1}`;
+    if (i === state.active) liveName.textContent = name || `Player ${i + 1}`;
+    if (o.liveNames) {
+      changed();
+      return;
+    }
+    refused = refused.filter((e) => !e.pointer.startsWith(`/players/${i}/name`));
+    o.persist();
+    showResult();
+    showProblems();
+  }
+
+  /** @param {number} i */
+  function select(i) {
+    state.active = i;
+    o.persist();
+    tablist.querySelectorAll('[role=tab]').forEach((t, k) => {
+      t.setAttribute('aria-selected', String(k === i));
+      t.setAttribute('tabindex', k === i ? '0' : '-1');
+    });
+    panels.querySelectorAll('[role=tabpanel]').forEach((el, k) => { /** @type {HTMLElement} */ (el).hidden = k !== i; });
+    showResult();
+  }
+
+  /** tabKeys moves between tabs with the arrow keys, as ARIA tabs do. @param {KeyboardEvent} e */
+  function tabKeys(e) {
+    const n = state.players.length;
+    const d = { ArrowRight: 1, ArrowLeft: -1, Home: -state.active, End: n - 1 - state.active }[e.key];
+    if (d === undefined) return;
+    e.preventDefault();
+    const i = (state.active + d + n) % n;
+    select(i);
+    /** @type {HTMLElement} */ (tablist.querySelector(`#tab-${i}`)).focus();
+  }
+
+  function addPlayer() {
+    if (state.players.length >= spec.maxPlayers) return;
+    state.players.push({ name: o.newName(state.players.length), board: form.emptyBoard(spec) });
+    state.active = state.players.length - 1;
+    result = null;
+    live = [];
+    drawPlayers();
+    changed();
+    /** @type {HTMLInputElement | null} */ (panels.querySelector(`#panel-${state.active} input`))?.focus();
+  }
+
+  /** @param {number} i */
+  function removePlayer(i) {
+    const remove = () => {
+      state.players.splice(i, 1);
+      state.active = Math.min(state.active, state.players.length - 1);
+      result = null;
+      live = [];
+      drawPlayers();
+      changed();
+    };
+    if (o.confirmRemove) o.confirmRemove(state.players[i].name || `player ${i + 1}`, remove);
+    else remove();
+  }
+
+  /** rescore asks the server for the totals; only the newest answer counts. */
+  async function rescore() {
+    const mine = ++seq;
+    inflight?.abort();
+    inflight = new AbortController();
+    root.classList.add('scoring');
+    try {
+      const res = await scoreGame(spec.id, scoreRequest(state, form, o.liveNames), inflight.signal);
+      if (mine !== seq) return;
+      result = res;
+      live = [];
+      offline = null;
+    } catch (err) {
+      if (mine !== seq || (err instanceof DOMException && err.name === 'AbortError')) return;
+      if (!(err instanceof ApiError)) throw err;
+      offline = err.status === 0 ? err.message : null;
+      live = offline ? [] : fieldsOf(err);
+    }
+    root.classList.remove('scoring');
+    showResult();
+    showProblems();
+  }
+
+  /** showResult writes the totals into the tabs and the bar; totals the server could not check are shown faded. */
+  function showResult() {
+    const stale = live.length > 0 || offline !== null;
+    state.players.forEach((_, i) => {
+      const t = tablist.querySelector(`#tab-${i} .tab-total`);
+      const r = result?.results[i];
+      if (t) t.textContent = r ? String(r.total) : '–';
+      tablist.querySelector(`#tab-${i}`)?.classList.toggle('stale', stale);
+    });
+    const i = state.active;
+    const r = result?.results[i];
+    liveName.textContent = state.players[i]?.name || `Player ${i + 1}`;
+    liveTotal.textContent = r ? String(r.total) : '–';
+    liveTotal.classList.toggle('stale', stale);
+    liveUnit.textContent = unitOf(spec, r?.total ?? 0);
+    const errors = [...live, ...refused];
+    liveState.textContent = errors.length
+      ? `${errors.length} ${errors.length === 1 ? 'entry needs' : 'entries need'} a look`
+      : o.note(result, i);
+    liveState.classList.toggle('is-error', errors.length > 0);
+  }
+
+  /** showProblems marks errors (and warnings) at their fields and tabs; the rest go in the banner. */
+  function showProblems() {
+    clearProblems(root);
+    const errors = [...live, ...refused];
+    const warnings = errors.length ? [] : (result?.results ?? []).flatMap((r) => r.warnings);
+    const lost = markProblems(root, errors, 'error');
+    markProblems(root, warnings, 'warning');
+    tablist.querySelectorAll('[role=tab]').forEach((t, i) => {
+      t.classList.toggle('has-error', errors.some((e) => playerOf(e.pointer) === i));
+      t.classList.toggle('has-warning', warnings.some((e) => playerOf(e.pointer) === i));
+    });
+    const lines = lost.length ? lost.map((e) => capitalize(e.detail)) : offline ? [offline] : [];
+    banner.hidden = lines.length === 0;
+    replace(banner, lines.map((l) => h('p', {}, l)));
+  }
+
+  /**
+   * refuse shows why a save was refused, opens the first player it is
+   * about and scrolls the first problem into view.
+   * @param {ApiError} err
+   */
+  function refuse(err) {
+    refused = fieldsOf(err);
+    showResult();
+    showProblems();
+    const who = refused.map((e) => playerOf(e.pointer)).find((i) => i >= 0);
+    if (who !== undefined && who !== state.active) select(who);
+    const first = /** @type {HTMLElement | null} */ (root.querySelector('.has-error:not(.tab), .banner:not([hidden])'));
+    first?.scrollIntoView({ block: 'center' });
+  }
+
+  /** restart redraws the house rules and the players after the screen replaced them (a new game). */
+  function restart() {
+    result = null;
+    live = [];
+    if (variants) {
+      const fresh = variantsPanel();
+      variants.replaceWith(fresh);
+      variants = fresh;
+    }
+    drawPlayers();
+    changed();
+  }
+
+  return {
+    body, bar, changed, refuse, restart,
+    cancelRescore: () => rescoreSoon.cancel(),
+    stop: () => { rescoreSoon.cancel(); inflight?.abort(); },
+  };
+}
+
+/**
+ * fieldsOf is what an API error is about: its field errors, or one
+ * problem without a pointer (which lands in the banner).
+ * @param {ApiError} err
+ * @returns {FieldError[]}
+ */
+function fieldsOf(err) {
+  return err.fields.length ? err.fields : [{ pointer: '', detail: err.detail || err.message }];
+}
+
+/**
+ * signed shows a number with its sign: "−1", "0", "+1".
+ * @param {number} n
+ */
+function signed(n) {
+  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '0';
+}
+
+/** @param {string} s */
+function capitalize(s) {
+  return s ? s.charAt(0).toUpperCase() + s.slice(1) : s;
+}
