@@ -157,7 +157,7 @@ func (s *server) joinTable(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	s.publish(c, t.Code)
+	_, _ = s.publish(c, t.Code)
 	return c.Status(fiber.StatusCreated).JSON(fiber.Map{"seat": seat, "seatToken": token})
 }
 
@@ -171,8 +171,8 @@ func checkJoin(t *models.Table, name string) error {
 		return &scoring.ValidationError{Errors: []scoring.FieldError{{Pointer: "/name", Detail: msg}}}
 	}
 	g, _ := scoring.Lookup(t.Game)
-	if max := g.Spec().MaxPlayers; len(t.Seats) >= max {
-		return errorf(fiber.StatusConflict, fmt.Sprintf("this table is full: %s is for at most %d players", g.Spec().Name, max))
+	if most := g.Spec().MaxPlayers; len(t.Seats) >= most {
+		return errorf(fiber.StatusConflict, fmt.Sprintf("this table is full: %s is for at most %d players", g.Spec().Name, most))
 	}
 	return nil
 }
@@ -187,7 +187,7 @@ func (s *server) claimSeat(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	s.publish(c, strings.ToUpper(c.Params("code")))
+	_, _ = s.publish(c, strings.ToUpper(c.Params("code")))
 	return c.JSON(fiber.Map{"seatToken": token})
 }
 
@@ -269,7 +269,7 @@ func (s *server) finishTable(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	s.publish(c, code)
+	_, _ = s.publish(c, code)
 	return c.JSON(fiber.Map{"playId": playID, "standings": v.Standings})
 }
 
@@ -374,13 +374,19 @@ func view(t *models.Table, moves []scoring.HotelMove) tableView {
 
 // publish sends the table's current state to its live streams and returns
 // the view it sent.
+//
+// The change itself is saved by then, so callers that answer without the
+// view may ignore the error: it is logged here, and streams catch up with
+// the next change or reconnect.
 func (s *server) publish(c *fiber.Ctx, code string) (tableView, error) {
 	_, v, err := s.loadView(c.UserContext(), code)
 	if err != nil {
+		s.log.Warn("live update not sent", "code", code, "err", err)
 		return tableView{}, err
 	}
 	data, err := json.Marshal(v)
 	if err != nil {
+		s.log.Warn("live update not sent", "code", code, "err", err)
 		return v, err
 	}
 	s.broker.Publish(code, models.Event{Version: v.Version, Data: data})
