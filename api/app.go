@@ -42,6 +42,11 @@ type Config struct {
 	// Heartbeat is how often idle event streams get a comment; zero means
 	// 15 seconds.
 	Heartbeat time.Duration
+	// TrustedProxies lists the addresses (IPs or CIDR ranges) of reverse
+	// proxies in front of the server. Requests from them are taken to come
+	// from the client named in X-Forwarded-For, with X-Forwarded-Proto and
+	// X-Forwarded-Host; from anyone else those headers are ignored.
+	TrustedProxies []string
 	// LANAddr, when set, replaces the lookup of this machine's LAN address
 	// used in join links for requests to localhost (tests pin it).
 	LANAddr func() string
@@ -55,6 +60,8 @@ type server struct {
 	store   *models.Store
 	broker  Broker
 	limiter fiber.Handler
+	// createLimit bounds creations per client address.
+	createLimit fiber.Handler
 }
 
 // New builds the Fiber app with every route and middleware.
@@ -89,12 +96,26 @@ func New(cfg Config) (*fiber.App, error) {
 			return errorf(fiber.StatusTooManyRequests, "too many failed attempts: wait a minute and check the table code or the group link")
 		},
 	})
+	s.createLimit = limiter.New(limiter.Config{
+		Max:        createsPerMinute,
+		Expiration: time.Minute,
+		LimitReached: func(c *fiber.Ctx) error {
+			return errorf(fiber.StatusTooManyRequests, "that is a lot of new tables and groups at once: wait a minute")
+		},
+	})
 	app := fiber.New(fiber.Config{
-		AppName:               "insectscore",
-		BodyLimit:             ImportBodyLimit,
-		ReadTimeout:           15 * time.Second,
-		IdleTimeout:           120 * time.Second,
-		DisableStartupMessage: true,
+		AppName: "insectscore",
+		// Behind trusted proxies, rate limits and join links use the
+		// client's address and the public origin the proxy names; from
+		// anyone else X-Forwarded-* is ignored (Fiber trusts it otherwise).
+		EnableTrustedProxyCheck: true,
+		TrustedProxies:          cfg.TrustedProxies,
+		ProxyHeader:             proxyHeader(cfg.TrustedProxies),
+		EnableIPValidation:      true,
+		BodyLimit:               ImportBodyLimit,
+		ReadTimeout:             15 * time.Second,
+		IdleTimeout:             120 * time.Second,
+		DisableStartupMessage:   true,
 		// Strings from a request (params, headers, body) are copied, not
 		// slices of buffers Fiber reuses for the next request: event streams
 		// and the broker keep them long after the handler returns.
@@ -157,6 +178,18 @@ func limitBody(c *fiber.Ctx) error {
 		return fiber.ErrRequestEntityTooLarge
 	}
 	return c.Next()
+}
+
+// createsPerMinute bounds how many tables, groups, logged plays and
+// imports one client address may create a minute: far above a game night,
+// far below a script filling the database.
+const createsPerMinute = 60
+
+func proxyHeader(trusted []string) string {
+	if len(trusted) == 0 {
+		return ""
+	}
+	return fiber.HeaderXForwardedFor
 }
 
 // guessLimit slows down anyone guessing table codes: each client address

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"os/signal"
 	"strings"
@@ -31,6 +32,8 @@ type config struct {
 	DB       string
 	BaseURL  string
 	LogLevel string
+	// TrustedProxies is a comma-separated list of proxy IPs or CIDR ranges.
+	TrustedProxies string
 }
 
 // env is what a command runs with.
@@ -110,6 +113,7 @@ func flags(name string, cfg *config, getenv func(string) string, stderr io.Write
 	fs.StringVar(&cfg.LogLevel, "log-level", env("INSECTSCORE_LOG_LEVEL", "info"), "debug, info, warn or error (INSECTSCORE_LOG_LEVEL)")
 	if name == "serve" {
 		fs.StringVar(&cfg.Addr, "addr", env("INSECTSCORE_ADDR", ":8080"), "listen address (INSECTSCORE_ADDR)")
+		fs.StringVar(&cfg.TrustedProxies, "trusted-proxies", env("INSECTSCORE_TRUSTED_PROXIES", ""), "comma-separated IPs or CIDR ranges of reverse proxies whose X-Forwarded-* headers count (INSECTSCORE_TRUSTED_PROXIES)")
 	}
 	return fs
 }
@@ -137,6 +141,22 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	var cfg config
 	err := parse(flags("serve", &cfg, getenv, stderr), &cfg, args, 0)
 	return cfg, err
+}
+
+// trustedProxies splits and checks the -trusted-proxies list.
+func trustedProxies(list string) ([]string, error) {
+	var out []string
+	for _, p := range strings.Split(list, ",") {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		if _, _, err := net.ParseCIDR(p); err != nil && net.ParseIP(p) == nil {
+			return nil, fmt.Errorf("trusted proxy %q: give an IP address or a CIDR range like 10.0.0.0/8", p)
+		}
+		out = append(out, p)
+	}
+	return out, nil
 }
 
 func logLevel(s string) (slog.Level, error) {
@@ -181,7 +201,11 @@ func serve(e env) error {
 	if err != nil {
 		return err
 	}
-	app, err := api.New(api.Config{BaseURL: cfg.BaseURL, Logger: log, Store: store, Broker: broker})
+	proxies, err := trustedProxies(cfg.TrustedProxies)
+	if err != nil {
+		return err
+	}
+	app, err := api.New(api.Config{BaseURL: cfg.BaseURL, Logger: log, Store: store, Broker: broker, TrustedProxies: proxies})
 	if err != nil {
 		return err
 	}

@@ -230,3 +230,16 @@ func TestCommands(t *testing.T) {
 		})
 	}
 }
+
+func TestTrustedProxies(t *testing.T) {
+	got, err := trustedProxies(" 10.0.0.0/8, 192.0.2.1 ,,")
+	if err != nil || len(got) != 2 || got[0] != "10.0.0.0/8" || got[1] != "192.0.2.1" {
+		t.Errorf("got %q, %v; want [10.0.0.0/8 192.0.2.1]", got, err)
+	}
+	if got, err := trustedProxies(""); err != nil || len(got) != 0 {
+		t.Errorf("empty list: %q, %v", got, err)
+	}
+	if _, err := trustedProxies("10.0.0.0/8,proxy.local"); err == nil {
+		t.Error("a host name was accepted as a trusted proxy")
+	}
+}
