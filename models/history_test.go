@@ -932,7 +932,7 @@ func TestConcurrentPlays(t *testing.T) {
 			})
 		}
 		// A table of the group finishes meanwhile.
-		tbl, _ := newTable(t, s, "ana", "BEN")
+		tbl, _ := newTable(t, s, "Ana", "Ben") // spelled as in history: which spelling creates a player first is a race
 		wg.Go(func() {
 			tb, _ := s.FindTableByCode(ctx, tbl.Code)
 			if _, err := s.FinishTable(ctx, tbl.Code, tb.Version, standingsOf(t, tb)); err != nil {
