@@ -288,3 +288,14 @@ func serve(t testing.TB, app *fiber.App) string {
 	t.Cleanup(func() { _ = app.Shutdown() })
 	return "http://" + ln.Addr().String()
 }
+
+// want413 reads a response that must be a documented 413 problem.
+func want413(t testing.TB, method, path string, resp *http.Response) {
+	t.Helper()
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 413 {
+		t.Fatalf("status %d, want 413: %s", resp.StatusCode, body)
+	}
+	checkOpenAPI(t, method, path, response{status: resp.StatusCode, header: resp.Header, body: body})
+}

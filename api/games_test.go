@@ -1,7 +1,6 @@
 package api
 
 import (
-	"io"
 	"net/http"
 	"os"
 	"strings"
@@ -44,12 +43,7 @@ func TestBodyLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != 413 {
-		t.Fatalf("status %d, want 413: %s", resp.StatusCode, body)
-	}
-	checkOpenAPI(t, "POST", "/api/v1/games/insecta/score", response{status: resp.StatusCode, header: resp.Header, body: body})
+	want413(t, "POST", "/api/v1/games/insecta/score", resp)
 }
 
 func TestSecurityHeaders(t *testing.T) {

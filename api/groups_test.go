@@ -334,10 +334,5 @@ func TestImportOver16MiB(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != 413 {
-		t.Fatalf("status %d, want 413: %s", resp.StatusCode, b)
-	}
-	checkOpenAPI(t, "POST", "/api/v1/groups/import", response{status: resp.StatusCode, header: resp.Header, body: b})
+	want413(t, "POST", "/api/v1/groups/import", resp)
 }

@@ -183,6 +183,18 @@ func open(ctx context.Context, cfg config, stderr io.Writer) (*models.Store, *sl
 	return store, log, nil
 }
 
+// withStore runs a one-shot command's work on the database of cfg and
+// closes it afterwards.
+func withStore(cfg config, e env, fn func(ctx context.Context, store *models.Store) error) error {
+	ctx := context.Background()
+	store, _, err := open(ctx, cfg, e.stderr)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	return fn(ctx, store)
+}
+
 // serve starts the server and blocks until SIGINT or SIGTERM, then drains
 // open requests for up to ten seconds.
 func serve(e env) error {
@@ -249,19 +261,15 @@ func recompute(e env) error {
 	if err := parse(flags("recompute", &cfg, e.getenv, e.stderr), &cfg, e.args, 0); err != nil {
 		return err
 	}
-	ctx := context.Background()
-	store, _, err := open(ctx, cfg, e.stderr)
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	start := time.Now()
-	if err := store.RecomputeRatings(ctx); err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stdout, "recomputed every group's leaderboards and rating histories in %s from their plays (%s)\n",
-		cfg.DB, time.Since(start).Round(time.Millisecond))
-	return nil
+	return withStore(cfg, e, func(ctx context.Context, store *models.Store) error {
+		start := time.Now()
+		if err := store.RecomputeRatings(ctx); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "recomputed every group's leaderboards and rating histories in %s from their plays (%s)\n",
+			cfg.DB, time.Since(start).Round(time.Millisecond))
+		return nil
+	})
 }
 
 // export answers insectscore export: a group's history as the JSON file
@@ -276,13 +284,11 @@ func export(e env) error {
 	if err := parse(fs, &cfg, e.args, 0); err != nil {
 		return err
 	}
-	ctx := context.Background()
-	store, _, err := open(ctx, cfg, e.stderr)
-	if err != nil {
+	var data []byte
+	err := withStore(cfg, e, func(ctx context.Context, store *models.Store) (err error) {
+		data, err = store.ExportGroup(ctx, group)
 		return err
-	}
-	defer store.Close()
-	data, err := store.ExportGroup(ctx, group)
+	})
 	if errors.Is(err, models.ErrNotFound) {
 		return fmt.Errorf("there is no group %q in %s", group, cfg.DB)
 	}
@@ -311,13 +317,11 @@ func importFile(e env) error {
 	if err != nil {
 		return err
 	}
-	ctx := context.Background()
-	store, _, err := open(ctx, cfg, e.stderr)
-	if err != nil {
+	var g *models.Group
+	err = withStore(cfg, e, func(ctx context.Context, store *models.Store) (err error) {
+		g, err = store.ImportGroup(ctx, data)
 		return err
-	}
-	defer store.Close()
-	g, err := store.ImportGroup(ctx, data)
+	})
 	if ce := (*models.ConflictError)(nil); errors.As(err, &ce) {
 		return errors.New(ce.Reason)
 	}
