@@ -108,11 +108,16 @@ func TestModulesImportEachOtherRelatively(t *testing.T) {
 		}
 		for _, m := range staticImport.FindAllStringSubmatch(read(t, f), -1) {
 			spec := m[1]
-			if !strings.HasPrefix(spec, "./") {
-				t.Errorf("%s imports %q; modules import each other as ./name.js (the server versions the directory)", f, spec)
+			if !strings.HasPrefix(spec, "./") && !strings.HasPrefix(spec, "../") {
+				t.Errorf("%s imports %q; modules import each other by relative paths (the server versions the directory)", f, spec)
 				continue
 			}
-			if _, err := fs.Stat(pwa.Files, path.Join("assets", spec)); err != nil {
+			target := path.Join(path.Dir(f), spec)
+			if !strings.HasPrefix(target, "assets/") {
+				t.Errorf("%s imports %q, which is outside assets/", f, spec)
+				continue
+			}
+			if _, err := fs.Stat(pwa.Files, target); err != nil {
 				t.Errorf("%s imports %q, which is not embedded", f, spec)
 			}
 		}
@@ -197,7 +202,7 @@ func TestModulesAvoidWhatTheCSPBlocks(t *testing.T) {
 // chain of imports, except the board forms, which load per game.
 func TestShellPreloadsEveryModule(t *testing.T) {
 	html := read(t, "index.html")
-	forms := map[string]bool{"assets/insecta.js": true, "assets/insectarium.js": true, "assets/insektenhotel.js": true}
+	forms := map[string]bool{"assets/games/insecta.js": true, "assets/games/insectarium.js": true, "assets/games/insektenhotel.js": true}
 	for _, f := range assetFiles(t) {
 		if path.Ext(f) != ".js" || forms[f] {
 			continue
@@ -216,13 +221,13 @@ func TestTableWiring(t *testing.T) {
 		{"assets/app.js", `/^\/t\/([A-Za-z0-9]+)\/?$/`},
 		{"assets/app.js", `/^\/t\/([A-Za-z0-9]+)\/seats\/(\d+)\/?$/`},
 		{"assets/app.js", `/^\/tables\/new\/?$/`},
-		{"assets/live.js", `new EventSource(`},
-		{"assets/live.js", `addEventListener('table'`},
-		{"assets/live.js", `addEventListener('online'`},
-		{"assets/live.js", `'visibilitychange'`},
-		{"assets/store.js", "`insectscore.table.${"},
-		{"assets/api.js", `'If-Match'`},
-		{"assets/api.js", "`Bearer ${token}`"},
+		{"assets/table/live.js", `new EventSource(`},
+		{"assets/table/live.js", `addEventListener('table'`},
+		{"assets/table/live.js", `addEventListener('online'`},
+		{"assets/table/live.js", `'visibilitychange'`},
+		{"assets/sync/store.js", "`insectscore.table.${"},
+		{"assets/sync/api.js", `'If-Match'`},
+		{"assets/sync/api.js", "`Bearer ${token}`"},
 	} {
 		if !strings.Contains(read(t, tc.file), tc.want) {
 			t.Errorf("%s lacks %s", tc.file, tc.want)
@@ -237,23 +242,23 @@ func TestTableWiring(t *testing.T) {
 func TestHistoryWiring(t *testing.T) {
 	for _, tc := range []struct{ file, want string }{
 		{"assets/app.js", `...historyRoutes`},
-		{"assets/history.js", `/^\/g\/([A-Za-z0-9]+)\/?$/`},
-		{"assets/history.js", `/^\/history\/?$/`},
-		{"assets/history.js", `/^\/plays\/new\/?$/`},
-		{"assets/history.js", `/^\/leaderboards\/([a-z0-9-]+)\/?$/`},
-		{"assets/history.js", `/^\/players\/([a-z0-9]+)\/?$/`},
-		{"assets/history.js", `/^\/groups\/([a-z0-9]+)\/?$/`},
-		{"assets/api.js", `{ group: currentGroup(), ...req }`},
-		{"assets/api.js", `new URLSearchParams({ group })`},
-		{"assets/groupstore.js", `const currentKey = 'insectscore.group';`},
-		{"assets/charts.js", `document.createElementNS(NS, tag)`},
-		{"assets/charts.js", `role: 'img', 'aria-labelledby'`},
+		{"assets/history/history.js", `/^\/g\/([A-Za-z0-9]+)\/?$/`},
+		{"assets/history/history.js", `/^\/history\/?$/`},
+		{"assets/history/history.js", `/^\/plays\/new\/?$/`},
+		{"assets/history/history.js", `/^\/leaderboards\/([a-z0-9-]+)\/?$/`},
+		{"assets/history/history.js", `/^\/players\/([a-z0-9]+)\/?$/`},
+		{"assets/history/history.js", `/^\/groups\/([a-z0-9]+)\/?$/`},
+		{"assets/sync/api.js", `{ group: currentGroup(), ...req }`},
+		{"assets/sync/api.js", `new URLSearchParams({ group })`},
+		{"assets/history/groupstore.js", `const currentKey = 'insectscore.group';`},
+		{"assets/ui/charts.js", `document.createElementNS(NS, tag)`},
+		{"assets/ui/charts.js", `role: 'img', 'aria-labelledby'`},
 	} {
 		if !strings.Contains(read(t, tc.file), tc.want) {
 			t.Errorf("%s lacks %s", tc.file, tc.want)
 		}
 	}
-	routes := read(t, "assets/history.js")
+	routes := read(t, "assets/history/history.js")
 	if strings.Index(routes, `/^\/plays\/new\/?$/`) > strings.Index(routes, `/^\/plays\/([a-z0-9]+)\/?$/`) {
 		t.Error("history.js matches /plays/<id> before /plays/new: logging a play would open a play called new")
 	}

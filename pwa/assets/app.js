@@ -12,13 +12,13 @@
 //   /history, /plays/…, /leaderboards/…, /players/…, /groups/…, /g/{id}
 //                            the group's history (history.js lists them)
 
-import { h, replace } from './dom.js';
-import { listGames } from './api.js';
-import { hasEntry, keptTables } from './store.js';
+import { h, replace } from './ui/dom.js';
+import { listGames } from './sync/api.js';
+import { hasEntry, keptTables } from './sync/store.js';
 import { interceptLinks, navigate } from './router.js';
-import { scoreScreen } from './score.js';
-import { newTableScreen, tableScreen } from './table.js';
-import { groupBar, historyPanel, historyRoutes } from './history.js';
+import { scoreScreen } from './games/score.js';
+import { newTableScreen, tableScreen } from './table/table.js';
+import { groupBar, historyPanel, historyRoutes } from './history/history.js';
 
 /** @typedef {(root: HTMLElement, params: string[]) => (void | (() => void) | Promise<void | (() => void)>)} Screen */
 

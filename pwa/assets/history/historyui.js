@@ -3,14 +3,14 @@
 // a confirmation sheet, and what to show when the group is not on this
 // server.
 
-import { h, replace } from './dom.js';
-import { ApiError, getGroup, listGames } from './api.js';
+import { h, replace } from '../ui/dom.js';
+import { ApiError, getGroup, listGames } from '../sync/api.js';
 import { DEFAULT_GROUP, currentGroup, groupName, rememberGroup, setCurrentGroup } from './groupstore.js';
-import { openSheet } from './sheet.js';
-import { ordinal } from './results.js';
+import { openSheet } from '../ui/sheet.js';
+import { ordinal } from '../games/results.js';
 
-/** @typedef {import('./api.js').PlaySummary} PlaySummary */
-/** @typedef {import('./api.js').GameInfo} GameInfo */
+/** @typedef {import('../sync/api.js').PlaySummary} PlaySummary */
+/** @typedef {import('../sync/api.js').GameInfo} GameInfo */
 
 /** MIN_RATED_PLAYS is how many plays with others a rating needs (the server's MinRatedPlays). */
 export const MIN_RATED_PLAYS = 3;

@@ -12,7 +12,7 @@
 
 import { h } from './dom.js';
 
-/** @typedef {import('./api.js').FieldError} FieldError */
+/** @typedef {import('../sync/api.js').FieldError} FieldError */
 
 /**
  * clearProblems removes every mark a previous markProblems made.

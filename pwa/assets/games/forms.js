@@ -3,9 +3,9 @@
 // that gives a board its JSON Pointer and message slot, and the unit a
 // game's total counts.
 
-import { h } from './dom.js';
+import { h } from '../ui/dom.js';
 
-/** @typedef {import('./api.js').Spec} Spec */
+/** @typedef {import('../sync/api.js').Spec} Spec */
 
 /**
  * @typedef {Object} FormContext

@@ -3,18 +3,18 @@
 // (a reload keeps every board), starts a new game, and shows the ranked
 // results, from where the play can be kept in the group's history.
 
-import { h, replace } from './dom.js';
-import { ApiError, getGame, scoreGame } from './api.js';
-import { loadEntry, saveEntry } from './store.js';
-import { playerOf } from './problems.js';
+import { h, replace } from '../ui/dom.js';
+import { ApiError, getGame, scoreGame } from '../sync/api.js';
+import { loadEntry, saveEntry } from '../sync/store.js';
+import { playerOf } from '../ui/problems.js';
 import { renderResults } from './results.js';
-import { openSheet } from './sheet.js';
+import { openSheet } from '../ui/sheet.js';
 import { loadForm } from './forms.js';
 import { boardSet, scoreRequest } from './boardset.js';
-import { keepInHistory } from './logplay.js';
+import { keepInHistory } from '../history/logplay.js';
 
-/** @typedef {import('./api.js').Spec} Spec */
-/** @typedef {import('./store.js').Entry} Entry */
+/** @typedef {import('../sync/api.js').Spec} Spec */
+/** @typedef {import('../sync/store.js').Entry} Entry */
 /** @typedef {import('./forms.js').BoardForm} BoardForm */
 
 /**

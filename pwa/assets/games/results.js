@@ -2,12 +2,12 @@
 // winner, how a tie was settled, the solo rating, the breakdown by
 // category, and the warnings the server raised.
 
-import { h } from './dom.js';
-import { enumOf, labelOf } from './widgets.js';
+import { h } from '../ui/dom.js';
+import { enumOf, labelOf } from '../ui/widgets.js';
 import { unitOf } from './forms.js';
 
-/** @typedef {import('./api.js').Spec} Spec */
-/** @typedef {import('./api.js').Result} Result */
+/** @typedef {import('../sync/api.js').Spec} Spec */
+/** @typedef {import('../sync/api.js').Result} Result */
 
 /**
  * renderResults draws a scored table.

@@ -4,14 +4,14 @@
 // applies the rules and answers with the table, whose `hotel` holds the
 // hotels, honey, piles and the log. Everything shown comes from there.
 
-import { h, replace } from './dom.js';
-import { ApiError, addMove, undoMove } from './api.js';
-import { enumOf, labelOf, segmented } from './widgets.js';
-import { openSheet } from './sheet.js';
+import { h, replace } from '../ui/dom.js';
+import { ApiError, addMove, undoMove } from '../sync/api.js';
+import { enumOf, labelOf, segmented } from '../ui/widgets.js';
+import { openSheet } from '../ui/sheet.js';
 
-/** @typedef {import('./api.js').Spec} Spec */
-/** @typedef {import('./api.js').Table} Table */
-/** @typedef {import('./api.js').HotelState} HotelState */
+/** @typedef {import('../sync/api.js').Spec} Spec */
+/** @typedef {import('../sync/api.js').Table} Table */
+/** @typedef {import('../sync/api.js').HotelState} HotelState */
 
 const floorCount = 3;
 const rooms = 2;

@@ -3,11 +3,11 @@
 // under every column, the unused tokens and the Display Tool bonuses.
 // The vocabulary (colours, insects, tokens, tools) comes from the spec.
 
-import { h, replace } from './dom.js';
-import { checks, enumOf, labelOf, segmented, stepper, text, toggle } from './widgets.js';
-import { openSheet } from './sheet.js';
+import { h, replace } from '../ui/dom.js';
+import { checks, enumOf, labelOf, segmented, stepper, text, toggle } from '../ui/widgets.js';
+import { openSheet } from '../ui/sheet.js';
 
-/** @typedef {import('./api.js').Spec} Spec */
+/** @typedef {import('../sync/api.js').Spec} Spec */
 /** @typedef {import('./forms.js').FormContext} FormContext */
 /** @typedef {{name?: string, color?: string, insect?: string, points?: number, tools: string[], wild?: boolean}} Card */
 /**

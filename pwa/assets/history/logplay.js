@@ -8,17 +8,17 @@
 //   /plays/new[?game=…]   log a past play (a draft survives a reload)
 //   /plays/{id}/edit      edit a recorded play
 
-import { h, replace, uid } from './dom.js';
-import { ApiError, editPlay, getGame, getPlay, groupPlayers, listGames, logPlay } from './api.js';
+import { h, replace, uid } from '../ui/dom.js';
+import { ApiError, editPlay, getGame, getPlay, groupPlayers, listGames, logPlay } from '../sync/api.js';
 import { currentGroup } from './groupstore.js';
-import { navigate } from './router.js';
-import { field, segmented } from './widgets.js';
-import { boardRequest, loadForm } from './forms.js';
-import { boardSet } from './boardset.js';
+import { navigate } from '../router.js';
+import { field, segmented } from '../ui/widgets.js';
+import { boardRequest, loadForm } from '../games/forms.js';
+import { boardSet } from '../games/boardset.js';
 import { inGroup, shortName, topbar } from './historyui.js';
 
-/** @typedef {import('./api.js').Spec} Spec */
-/** @typedef {import('./forms.js').BoardForm} BoardForm */
+/** @typedef {import('../sync/api.js').Spec} Spec */
+/** @typedef {import('../games/forms.js').BoardForm} BoardForm */
 /**
  * @typedef {{
  *   game: string, players: {name: string, board: any}[], variants: Object<string, number>,
@@ -200,10 +200,10 @@ function fitState(state, spec, form) {
  * @param {BoardForm} form
  * @param {Draft} state
  * @param {Original | null} original
- * @returns {import('./api.js').PlayRequest}
+ * @returns {import('../sync/api.js').PlayRequest}
  */
 export function requestOf(spec, form, state, original) {
-  /** @type {import('./api.js').PlayRequest} */
+  /** @type {import('../sync/api.js').PlayRequest} */
   const req = {
     game: spec.id,
     variants: { ...state.variants },
@@ -223,7 +223,7 @@ export function requestOf(spec, form, state, original) {
 /**
  * @typedef {{
  *   spec: Spec, form: BoardForm, state: Draft, names: string[], original: Original | null,
- *   saveLabel: string, persist: () => void, save: (req: import('./api.js').PlayRequest) => Promise<void>,
+ *   saveLabel: string, persist: () => void, save: (req: import('../sync/api.js').PlayRequest) => Promise<void>,
  * }} EditorOptions
  */
 

@@ -1,10 +1,10 @@
 // insektenhotel.js: the Insektenhotel board form: the hotel's colour and
 // its three floors, each for one species with two rooms (0–2 guests).
 
-import { h } from './dom.js';
-import { enumOf, labelOf, segmented, select } from './widgets.js';
+import { h } from '../ui/dom.js';
+import { enumOf, labelOf, segmented, select } from '../ui/widgets.js';
 
-/** @typedef {import('./api.js').Spec} Spec */
+/** @typedef {import('../sync/api.js').Spec} Spec */
 /** @typedef {import('./forms.js').FormContext} FormContext */
 /** @typedef {{species: string, guests: number}} Floor */
 /** @typedef {{hotel: string, floors: Floor[]}} Board */

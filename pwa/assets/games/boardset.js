@@ -7,16 +7,16 @@
 // warnings are shown at the fields they name. The screens add what differs:
 // where the boards are kept, and what the bar's button does.
 
-import { h, replace, debounce, uid } from './dom.js';
-import { ApiError, scoreGame } from './api.js';
-import { clearProblems, markProblems, playerOf } from './problems.js';
-import { field, segmented, toggle } from './widgets.js';
+import { h, replace, debounce, uid } from '../ui/dom.js';
+import { ApiError, scoreGame } from '../sync/api.js';
+import { clearProblems, markProblems, playerOf } from '../ui/problems.js';
+import { field, segmented, toggle } from '../ui/widgets.js';
 import { boardField, boardRequest, unitOf } from './forms.js';
 
-/** @typedef {import('./api.js').Spec} Spec */
-/** @typedef {import('./api.js').Result} Result */
-/** @typedef {import('./api.js').FieldError} FieldError */
-/** @typedef {import('./api.js').PlayerEntry} PlayerEntry */
+/** @typedef {import('../sync/api.js').Spec} Spec */
+/** @typedef {import('../sync/api.js').Result} Result */
+/** @typedef {import('../sync/api.js').FieldError} FieldError */
+/** @typedef {import('../sync/api.js').PlayerEntry} PlayerEntry */
 /** @typedef {import('./forms.js').BoardForm} BoardForm */
 /** @typedef {{players: PlayerEntry[], variants: Object<string, number>, active: number}} Boards */
 
@@ -59,7 +59,7 @@ const rescoreDelay = 250;
  * @param {Boards} state
  * @param {BoardForm} form
  * @param {boolean} [liveNames] false: a blank name is sent as "Player N"
- * @returns {import('./api.js').ScoreRequest}
+ * @returns {import('../sync/api.js').ScoreRequest}
  */
 export function scoreRequest(state, form, liveNames = true) {
   return {

@@ -8,16 +8,16 @@
 //   /groups/{id}     one group: invite (QR, link, share), export, import
 //   /g/{id}          an invite link: join the group and switch to it
 
-import { h, replace } from './dom.js';
-import { ApiError, createGroup, getGroup, groupPath, importGroup } from './api.js';
+import { h, replace } from '../ui/dom.js';
+import { ApiError, createGroup, getGroup, groupPath, importGroup } from '../sync/api.js';
 import {
   DEFAULT_GROUP, currentGroup, forgetGroup, groupId, knownGroups, rememberGroup, setCurrentGroup,
 } from './groupstore.js';
-import { navigate } from './router.js';
-import { openSheet } from './sheet.js';
+import { navigate } from '../router.js';
+import { openSheet } from '../ui/sheet.js';
 import { nameOfGroup, topbar } from './historyui.js';
 
-/** @typedef {import('./api.js').Group} Group */
+/** @typedef {import('../sync/api.js').Group} Group */
 
 /**
  * groupsScreen lists the groups kept on this phone, the current one

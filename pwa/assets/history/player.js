@@ -4,15 +4,15 @@
 // (a name someone has already offers to merge the two) or merge into
 // another player directly.
 
-import { h, replace } from './dom.js';
-import { ApiError, getPlayer, groupPlayers, listGames, mergePlayer, renamePlayer } from './api.js';
+import { h, replace } from '../ui/dom.js';
+import { ApiError, getPlayer, groupPlayers, listGames, mergePlayer, renamePlayer } from '../sync/api.js';
 import { currentGroup } from './groupstore.js';
-import { navigate } from './router.js';
-import { openSheet } from './sheet.js';
-import { ratingChart, scoreHistogram } from './charts.js';
+import { navigate } from '../router.js';
+import { openSheet } from '../ui/sheet.js';
+import { ratingChart, scoreHistogram } from '../ui/charts.js';
 import { MIN_RATED_PLAYS, dayDate, decimal, gameNames, inGroup, percent, playItems, shortName, topbar } from './historyui.js';
 
-/** @typedef {import('./api.js').PlayerGame} PlayerGame */
+/** @typedef {import('../sync/api.js').PlayerGame} PlayerGame */
 
 /**
  * playerScreen draws a player's page.

@@ -2,7 +2,7 @@
 // RFC 9457 problem+json answers into an ApiError carrying the status, the
 // server's detail and its field errors (JSON Pointers into the request).
 
-import { currentGroup } from './groupstore.js';
+import { currentGroup } from '../history/groupstore.js';
 
 /** @typedef {{pointer: string, detail: string}} FieldError */
 /** @typedef {{id: string, label: string}} Option */

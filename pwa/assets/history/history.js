@@ -12,12 +12,12 @@
 //
 // Every request names the current group (groupstore.js).
 
-import { h, replace } from './dom.js';
-import { deletePlay, getGame, getPlay, groupPlayers, listGames, listPlays } from './api.js';
+import { h, replace } from '../ui/dom.js';
+import { deletePlay, getGame, getPlay, groupPlayers, listGames, listPlays } from '../sync/api.js';
 import { currentGroup } from './groupstore.js';
-import { navigate } from './router.js';
-import { renderResults } from './results.js';
-import { labelOf } from './widgets.js';
+import { navigate } from '../router.js';
+import { renderResults } from '../games/results.js';
+import { labelOf } from '../ui/widgets.js';
 import {
   confirmSheet, dayDate, duration, gameNames, groupLink, inGroup, longDate, playItems, topbar,
 } from './historyui.js';
@@ -26,8 +26,8 @@ import { playerScreen } from './player.js';
 import { groupScreen, groupsScreen, joinGroupScreen } from './groups.js';
 import { editPlayScreen, logPlayScreen } from './logplay.js';
 
-/** @typedef {import('./api.js').Play} Play */
-/** @typedef {import('./api.js').Result} Result */
+/** @typedef {import('../sync/api.js').Play} Play */
+/** @typedef {import('../sync/api.js').Result} Result */
 
 /** How many plays a page of the history holds. */
 const pageSize = 20;

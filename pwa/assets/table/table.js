@@ -11,25 +11,25 @@
 // Tokens are kept per table in localStorage (store.js), so a reload keeps
 // the host screen or the seat.
 
-import { h, replace, debounce } from './dom.js';
+import { h, replace, debounce } from '../ui/dom.js';
 import {
   ApiError, claimSeat, createTable, finishTable, getGame, getTable, joinTable, listGames, putBoard, tablePath,
-} from './api.js';
-import { loadTableAuth, saveTableAuth } from './store.js';
-import { navigate } from './router.js';
-import { clearProblems, markProblems, playerOf } from './problems.js';
-import { segmented, text, toggle } from './widgets.js';
-import { boardField, boardRequest, loadForm, unitOf } from './forms.js';
-import { ordinal, renderResults } from './results.js';
+} from '../sync/api.js';
+import { loadTableAuth, saveTableAuth } from '../sync/store.js';
+import { navigate } from '../router.js';
+import { clearProblems, markProblems, playerOf } from '../ui/problems.js';
+import { segmented, text, toggle } from '../ui/widgets.js';
+import { boardField, boardRequest, loadForm, unitOf } from '../games/forms.js';
+import { ordinal, renderResults } from '../games/results.js';
 import { watchTable } from './live.js';
-import { openSheet } from './sheet.js';
+import { openSheet } from '../ui/sheet.js';
 import { hotelPanel, hotelPhase } from './hotel.js';
 
-/** @typedef {import('./api.js').Spec} Spec */
-/** @typedef {import('./api.js').Table} Table */
-/** @typedef {import('./api.js').FieldError} FieldError */
-/** @typedef {import('./forms.js').BoardForm} BoardForm */
-/** @typedef {import('./store.js').TableAuth} TableAuth */
+/** @typedef {import('../sync/api.js').Spec} Spec */
+/** @typedef {import('../sync/api.js').Table} Table */
+/** @typedef {import('../sync/api.js').FieldError} FieldError */
+/** @typedef {import('../games/forms.js').BoardForm} BoardForm */
+/** @typedef {import('../sync/store.js').TableAuth} TableAuth */
 
 /** How long typing must pause before a board is saved. */
 const saveDelay = 300;
@@ -364,7 +364,7 @@ function hostView({ root, spec, code, table: first, auth }) {
 
   /**
    * seatRow is one seat: rank, name, whether someone holds it, total.
-   * @param {import('./api.js').Seat} s
+   * @param {import('../sync/api.js').Seat} s
    * @param {number} i
    * @param {string} phase
    */

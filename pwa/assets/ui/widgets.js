@@ -5,7 +5,7 @@
 
 import { h, uid } from './dom.js';
 
-/** @typedef {import('./api.js').Option} Option */
+/** @typedef {import('../sync/api.js').Option} Option */
 
 /**
  * field wraps a control with its label and a slot for messages.
@@ -156,7 +156,7 @@ export function text(o) {
 /**
  * enumOf finds an enumeration in a spec by the first of several names it
  * may go by; [] when the server offers none of them.
- * @param {import('./api.js').Spec} spec
+ * @param {import('../sync/api.js').Spec} spec
  * @param {...string} names
  * @returns {Option[]}
  */

@@ -3,12 +3,12 @@
 // it. Then the researcher, the scoring track, the journal fragments and the
 // medals claimed. The vocabulary comes from the spec.
 
-import { h, replace } from './dom.js';
-import { enumOf, labelOf, segmented, select, stepper, text, toggle } from './widgets.js';
-import { openSheet } from './sheet.js';
+import { h, replace } from '../ui/dom.js';
+import { enumOf, labelOf, segmented, select, stepper, text, toggle } from '../ui/widgets.js';
+import { openSheet } from '../ui/sheet.js';
 
-/** @typedef {import('./api.js').Spec} Spec */
-/** @typedef {import('./api.js').Option} Option */
+/** @typedef {import('../sync/api.js').Spec} Spec */
+/** @typedef {import('../sync/api.js').Option} Option */
 /** @typedef {import('./forms.js').FormContext} FormContext */
 /**
  * @typedef {{row: number, col: number, kind: string, name?: string, continent?: string, order?: string,

@@ -3,13 +3,13 @@
 // too few plays with others follow, marked provisional, by wins.
 // Insektenhotel has no points, so its board shows wins only.
 
-import { h, replace } from './dom.js';
-import { ApiError, getLeaderboard, listGames } from './api.js';
+import { h, replace } from '../ui/dom.js';
+import { ApiError, getLeaderboard, listGames } from '../sync/api.js';
 import { currentGroup } from './groupstore.js';
-import { navigate } from './router.js';
+import { navigate } from '../router.js';
 import { MIN_RATED_PLAYS, decimal, inGroup, percent, shortName, topbar } from './historyui.js';
 
-/** @typedef {import('./api.js').LeaderboardEntry} LeaderboardEntry */
+/** @typedef {import('../sync/api.js').LeaderboardEntry} LeaderboardEntry */
 
 /**
  * leaderboardScreen draws the leaderboard of a game, with a tab per game.

@@ -5,10 +5,10 @@
 // table is also read again when the phone comes back online or the page
 // becomes visible, since a sleeping phone may have missed events.
 
-import { h } from './dom.js';
-import { ApiError, getTable, tablePath } from './api.js';
+import { h } from '../ui/dom.js';
+import { ApiError, getTable, tablePath } from '../sync/api.js';
 
-/** @typedef {import('./api.js').Table} Table */
+/** @typedef {import('../sync/api.js').Table} Table */
 
 /** The longest wait between two attempts when EventSource gave up. */
 const maxRetry = 15000;
