@@ -104,7 +104,8 @@ func upgradeFrom(t *testing.T, dsn string, from int) {
 		t.Errorf("upgraded migrations = %v, want %v", got, want)
 	}
 	for _, ti := range [][2]string{{"plays", "plays_finished_at"}, {"plays", "plays_group_game"}, {"play_players", "play_players_player"},
-		{"player_stats", "player_stats_rating"}, {"rating_history", "rating_history_group"}} {
+		{"player_stats", "player_stats_rating"}, {"rating_history", "rating_history_group"},
+		{"idempotency_keys", "idempotency_keys_created"}} {
 		if !s.db.Migrator().HasIndex(ti[0], ti[1]) {
 			t.Errorf("upgraded database lacks %s", ti[1])
 		}
@@ -172,6 +173,43 @@ func upgradeFrom(t *testing.T, dsn string, from int) {
 	if _, _, err := s.CreateTable(ctx, NewTable{Game: "insecta", Names: []string{"Eve"}}); err != nil {
 		t.Errorf("create a table after upgrade: %v", err)
 	}
+}
+
+// TestMigrationsUpgradeSeatSync opens a database as the release with play
+// history left it: its seats are saved (nothing unsent, never heard
+// from), take sync reports, and idempotency keys can be kept.
+func TestMigrationsUpgradeSeatSync(t *testing.T) {
+	eachBackend(t, func(t *testing.T, dsn string) {
+		old := openList(t, dsn, migrations[:3])
+		at := time.Date(2025, 9, 1, 19, 0, 0, 0, time.UTC)
+		for _, q := range []string{
+			`INSERT INTO tables (code, game, host_token_hash, variants, status, version, created_at, updated_at, group_id)
+				VALUES ('EFGHJK', 'insecta', 'hash', '{}', 'open', 4, ?, ?, 'default')`,
+			`INSERT INTO seats (table_id, seat, name, name_key, claimed, board, updated_at)
+				SELECT id, 0, 'Ana', 'ana', FALSE, '{"track":3}', ? FROM tables WHERE code = 'EFGHJK'`,
+		} {
+			args := []any{at, at}[:strings.Count(q, "?")]
+			if err := old.db.Exec(q, args...).Error; err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+		old.Close()
+
+		s := openStore(t, dsn)
+		tbl, err := s.FindTableByCode(ctx, "EFGHJK")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tbl.Seats[0].Sync; got.Unsent != 0 || got.LastSeenAt != nil || got.UnsentSince != nil || got.State(at) != SyncSaved {
+			t.Errorf("an old seat's sync = %+v, want saved and never heard from", got)
+		}
+		if _, changed, err := s.ReportSeatSync(ctx, "EFGHJK", 0, 1, at); err != nil || !changed {
+			t.Errorf("a report on an old seat = %v, %v; want a change", changed, err)
+		}
+		if a, err := s.BeginIdempotent(ctx, "scope", "fp", at, time.Hour); a != nil || err != nil {
+			t.Errorf("an idempotency key after the upgrade = %+v, %v", a, err)
+		}
+	})
 }
 
 func TestMigrateTwiceIsNoop(t *testing.T) {

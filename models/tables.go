@@ -55,6 +55,8 @@ type Seat struct {
 	Claimed bool
 	// Board is nil until a board is saved.
 	Board json.RawMessage
+	// Sync is what the seat's phone last said about its unsent changes.
+	Sync SeatSync
 }
 
 // NewTable is what starting a table needs.
@@ -116,6 +118,10 @@ type seatRow struct {
 	Claimed   bool
 	Board     *string
 	UpdatedAt time.Time
+	// LastSeenAt, Unsent and UnsentSince are the seat's SeatSync.
+	LastSeenAt  *time.Time
+	Unsent      int
+	UnsentSince *time.Time
 }
 
 func (seatRow) TableName() string { return "seats" }
@@ -357,13 +363,27 @@ func (s *Store) Authorize(ctx context.Context, code, token string) (Role, error)
 // is a *VersionError and nothing is saved, so two phones never overwrite
 // each other unseen.
 func (s *Store) SaveBoard(ctx context.Context, code string, seat int, board json.RawMessage, ifVersion *int) (int, error) {
+	return s.saveBoard(ctx, code, seat, board, ifVersion, false)
+}
+
+// SaveOwnBoard is SaveBoard for a board sent by the seat's own phone: the
+// phone is heard from, and since it sends a seat's edits as one board,
+// nothing it held for the seat is unsent any more.
+func (s *Store) SaveOwnBoard(ctx context.Context, code string, seat int, board json.RawMessage, ifVersion *int) (int, error) {
+	return s.saveBoard(ctx, code, seat, board, ifVersion, true)
+}
+
+func (s *Store) saveBoard(ctx context.Context, code string, seat int, board json.RawMessage, ifVersion *int, own bool) (int, error) {
 	text, err := boardText(board)
 	if err != nil {
 		return 0, err
 	}
 	return s.change(ctx, code, ifVersion, func(tx *gorm.DB, t *tableRow, now time.Time) error {
-		res := tx.Model(&seatRow{}).Where("table_id = ? AND seat = ?", t.ID, seat).
-			Updates(map[string]any{"board": text, "updated_at": now})
+		fields := map[string]any{"board": text, "updated_at": now}
+		if own {
+			fields["last_seen_at"], fields["unsent"], fields["unsent_since"] = now, 0, nil
+		}
+		res := tx.Model(&seatRow{}).Where("table_id = ? AND seat = ?", t.ID, seat).Updates(fields)
 		if res.Error == nil && res.RowsAffected == 0 {
 			return ErrNotFound
 		}
@@ -543,7 +563,8 @@ func tableFromRow(r tableRow) (*Table, error) {
 }
 
 func seatFromRow(r seatRow) Seat {
-	st := Seat{Seat: r.Seat, Name: r.Name, Claimed: r.Claimed}
+	st := Seat{Seat: r.Seat, Name: r.Name, Claimed: r.Claimed, Sync: SeatSync{Unsent: r.Unsent,
+		LastSeenAt: utcOrNil(r.LastSeenAt), UnsentSince: utcOrNil(r.UnsentSince)}}
 	if r.Board != nil {
 		st.Board = json.RawMessage(*r.Board)
 	}
