@@ -11,6 +11,9 @@ type Event struct {
 // MemoryBroker fans table updates out to the subscribers of one process.
 // A subscriber that falls behind only ever needs the newest state, so each
 // subscription holds at most one pending event and a newer one replaces it.
+// An event at the same version counts as newer: it carries a change that
+// leaves the version alone (what a seat's phone reports of its unsent
+// edits), published after the one it replaces.
 type MemoryBroker struct {
 	mu     sync.Mutex
 	subs   map[string]map[*Subscription]struct{}
@@ -78,7 +81,7 @@ func (b *MemoryBroker) Close() {
 
 func (s *Subscription) offer(ev Event) {
 	s.mu.Lock()
-	if s.latest == nil || ev.Version > s.latest.Version {
+	if s.latest == nil || ev.Version >= s.latest.Version {
 		s.latest = &ev
 	}
 	s.mu.Unlock()

@@ -24,11 +24,17 @@ func TestMemoryBroker(t *testing.T) {
 	if _, ok := sub.Latest(); ok {
 		t.Error("Latest returned the same event twice")
 	}
+	// A change that leaves the version alone replaces the pending event.
+	b.Publish("ABC234", Event{Version: 3, Data: []byte("three")})
+	b.Publish("ABC234", Event{Version: 3, Data: []byte("three, synced")})
+	if got, ok := sub.Latest(); !ok || string(got.Data) != "three, synced" {
+		t.Fatalf("Latest = %+v %v, want the later event at version 3", got, ok)
+	}
 	if _, ok := other.Latest(); ok {
 		t.Error("an event leaked to another table")
 	}
 	sub.Close()
-	b.Publish("ABC234", Event{Version: 3})
+	b.Publish("ABC234", Event{Version: 4})
 	if _, ok := sub.Latest(); ok {
 		t.Error("a closed subscription still receives")
 	}
