@@ -1,10 +1,14 @@
 package api
 
 import (
+	"bytes"
+	"encoding/json"
 	"net/http"
 	"os"
 	"strings"
 	"testing"
+
+	"insectscore/scoring"
 )
 
 func TestGamesAPI(t *testing.T) {
@@ -32,6 +36,60 @@ func TestGamesAPI(t *testing.T) {
 			want: map[string]any{"/errors/0/pointer": "/players/1/name"}},
 		{name: "unknown API path", method: "GET", path: "/api/v1/nothing", status: 404},
 	})
+}
+
+// TestGameRoutesSendWhatScoringGives: the three game routes send exactly
+// the bytes of scoring's answer (json.Marshal of the value, or of
+// scoring.ProblemOf the error), which is what the browser's engine
+// (cmd/insectscore-engine) sends too; pwa's engine parity test compares the
+// two in Chromium.
+func TestGameRoutesSendWhatScoringGives(t *testing.T) {
+	app := newTestApp(t)
+	answer := func(v any, err error) (int, []byte) {
+		status := 200
+		if err != nil {
+			p, _ := scoring.ProblemOf(err)
+			v, status = p, p.Status
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return status, b
+	}
+	insecta := readTestdata(t, "insecta-example.json")
+	for _, tc := range []struct{ method, path, body string }{
+		{"GET", "/api/v1/games", ""},
+		{"GET", "/api/v1/games/insectarium", ""},
+		{"GET", "/api/v1/games/chess", ""},
+		{"POST", "/api/v1/games/insecta/score", insecta},
+		{"POST", "/api/v1/games/insecta/score", `{"players": [{"name": "<Ana & Ben>"}]}`},
+		{"POST", "/api/v1/games/insecta/score", `{"players": [{"name": 7}]}`},
+		{"POST", "/api/v1/games/insecta/score", `{"players": [`},
+		{"POST", "/api/v1/games/insecta/score", ""},
+		{"POST", "/api/v1/games/chess/score", `{}`},
+	} {
+		var status int
+		var want []byte
+		id, _, _ := strings.Cut(strings.TrimPrefix(tc.path, "/api/v1/games/"), "/")
+		switch {
+		case tc.path == "/api/v1/games":
+			status, want = answer(scoring.GameList(), nil)
+		case tc.method == "POST":
+			status, want = answer(scoring.ScoreJSON(id, []byte(tc.body)))
+		default:
+			g, err := scoring.Find(id)
+			if err != nil {
+				status, want = answer(nil, err)
+			} else {
+				status, want = answer(g.Spec(), nil)
+			}
+		}
+		r := call(t, app, tc.method, tc.path, tc.body, nil)
+		if r.status != status || !bytes.Equal(r.body, want) {
+			t.Errorf("%s %s %.40q: %d %s\nwant %d %s", tc.method, tc.path, tc.body, r.status, r.body, status, want)
+		}
+	}
 }
 
 func TestBodyLimit(t *testing.T) {

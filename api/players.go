@@ -87,7 +87,7 @@ type mergeRequest struct {
 
 // getLeaderboard answers GET /api/v1/leaderboards/{game}.
 func (s *server) getLeaderboard(c *fiber.Ctx) error {
-	g, err := findGame(c.Params("game"))
+	g, err := scoring.Find(c.Params("game"))
 	if err != nil {
 		return err
 	}

@@ -26,11 +26,11 @@ var earliestPlay = time.Date(1970, time.January, 1, 0, 0, 0, 0, time.UTC)
 // a play entered after the fact. Times are RFC 3339 strings, parsed here so
 // that a bad one is reported at its own field.
 type playRequest struct {
-	Game       string         `json:"game"`
-	Variants   map[string]int `json:"variants"`
-	StartedAt  *string        `json:"startedAt"`
-	FinishedAt *string        `json:"finishedAt"`
-	Players    []playerInput  `json:"players"`
+	Game       string                `json:"game"`
+	Variants   map[string]int        `json:"variants"`
+	StartedAt  *string               `json:"startedAt"`
+	FinishedAt *string               `json:"finishedAt"`
+	Players    []scoring.PlayerInput `json:"players"`
 }
 
 // playSummary is a play as the history list shows it.
@@ -168,8 +168,7 @@ func (s *server) decodePlay(c *fiber.Ctx) (models.LoggedPlay, *scoring.Result, e
 	var verr scoring.ValidationError
 	lp := models.LoggedPlay{Game: req.Game, Variants: req.Variants, FinishedAt: s.cfg.Now()}
 	s.playTimes(req, &lp, &verr)
-	sr := scoreRequest{Players: req.Players, Variants: req.Variants}
-	res, err := scoring.Score(g, sr.toScoring())
+	res, err := scoring.Score(g, scoring.Request{Players: req.Players, Variants: req.Variants})
 	if err != nil {
 		return lp, nil, mergeErrors(&verr, err)
 	}

@@ -13,13 +13,10 @@ import (
 	"insectscore/scoring"
 )
 
-// problem is an RFC 9457 problem detail, the body of every error response.
+// problem is an RFC 9457 problem detail, the body of every error response:
+// the rules' problem, with the fields only the server's routes need.
 type problem struct {
-	Type   string               `json:"type"`
-	Title  string               `json:"title"`
-	Status int                  `json:"status"`
-	Detail string               `json:"detail,omitempty"`
-	Errors []scoring.FieldError `json:"errors,omitempty"`
+	scoring.Problem
 	// CurrentVersion is the table's version when an If-Match was stale.
 	CurrentVersion *int `json:"currentVersion,omitempty"`
 	// MergeInto is the player a rename collided with: the two are
@@ -41,22 +38,21 @@ func errorf(status int, detail string) error {
 	return &httpError{status: status, detail: detail}
 }
 
-// problemTypes gives the problem types that mean more than their status.
+// problemTypes gives the problem types that mean more than their status,
+// beyond the ones scoring.NewProblem sets.
 var problemTypes = map[int]string{
-	fiber.StatusUnprocessableEntity: "/api/problems/validation",
-	fiber.StatusConflict:            "/api/problems/conflict",
+	fiber.StatusConflict: "/api/problems/conflict",
 }
 
 // toProblem maps any error to the problem sent for it: this is the one
 // table from errors to HTTP statuses.
 func toProblem(err error) (problem, bool) {
 	var (
-		he   *httpError
-		verr *scoring.ValidationError
-		fe   *fiber.Error
-		ve   *models.VersionError
-		ce   *models.ConflictError
-		ie   *models.ImportError
+		he *httpError
+		fe *fiber.Error
+		ve *models.VersionError
+		ce *models.ConflictError
+		ie *models.ImportError
 	)
 	switch {
 	case errors.As(err, &ve):
@@ -81,14 +77,13 @@ func toProblem(err error) (problem, bool) {
 		return newProblem(fiber.StatusConflict, "this table is full", nil), true
 	case errors.Is(err, models.ErrConflict):
 		return newProblem(fiber.StatusConflict, "that was already done: the seat is claimed or the name is taken", nil), true
-	case errors.As(err, &verr):
-		return newProblem(fiber.StatusUnprocessableEntity, "some entries break the rules", verr.Errors), true
 	case errors.As(err, &he):
 		return newProblem(he.status, he.detail, he.errors), true
 	case errors.As(err, &fe):
 		return newProblem(fe.Code, fe.Message, nil), true
 	}
-	return newProblem(fiber.StatusInternalServerError, "internal error", nil), false
+	p, known := scoring.ProblemOf(err)
+	return problem{Problem: p}, known
 }
 
 // notFoundDetail is the store's reason when it gave one ("no play "x" in
@@ -101,18 +96,14 @@ func notFoundDetail(err error) string {
 }
 
 func newProblem(status int, detail string, fields []scoring.FieldError) problem {
-	typ, ok := problemTypes[status]
-	if !ok {
-		typ = "about:blank"
+	p := scoring.NewProblem(status, detail, fields)
+	if typ, ok := problemTypes[status]; ok {
+		p.Type = typ
 	}
-	return problem{Type: typ, Title: statusTitle(status), Status: status, Detail: detail, Errors: fields}
-}
-
-func statusTitle(status int) string {
-	if status == fiber.StatusUnprocessableEntity {
-		return "Unprocessable Content"
+	if p.Title == "" {
+		p.Title = utils.StatusMessage(status)
 	}
-	return utils.StatusMessage(status)
+	return problem{Problem: p}
 }
 
 // errorHandler renders every error as problem+json. Errors it does not

@@ -11,6 +11,19 @@ import (
 	"strings"
 )
 
+// DecodeRequest decodes a whole request body into v strictly. No body or
+// malformed JSON is a 400 RequestError; well-formed JSON with unknown
+// fields or values of the wrong type is a ValidationError naming the field.
+func DecodeRequest(body []byte, v any) error {
+	if len(body) == 0 {
+		return &RequestError{Status: 400, Detail: "the request needs a JSON body"}
+	}
+	if !json.Valid(body) {
+		return &RequestError{Status: 400, Detail: "the body is not valid JSON"}
+	}
+	return DecodeStrict(body, "", v)
+}
+
 // DecodeBoard decodes one raw board into v, strictly: unknown fields and
 // values of the wrong type are errors. The error is a *ValidationError whose
 // pointer names the offending value inside the request, below base (for

@@ -10,6 +10,7 @@
 package scoring
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
@@ -66,14 +67,15 @@ type Spec struct {
 // PlayerInput is one player's name and raw board as sent by a client. The
 // board is decoded by the game, so that each game owns its board format.
 type PlayerInput struct {
-	Name  string `json:"name"`
-	Board []byte `json:"-"`
+	Name  string          `json:"name"`
+	Board json.RawMessage `json:"board"`
 }
 
-// Request is a set of boards to score together, as at one table.
+// Request is a set of boards to score together, as at one table. It is
+// also the body of a score request (POST /api/v1/games/{id}/score).
 type Request struct {
-	Players  []PlayerInput
-	Variants map[string]int
+	Players  []PlayerInput  `json:"players"`
+	Variants map[string]int `json:"variants"`
 }
 
 // Line is one category of a player's score.
@@ -203,6 +205,25 @@ func Lookup(id string) (Game, bool) {
 	return g, ok
 }
 
+// Find returns the game with the given id, or a 404 RequestError.
+func Find(id string) (Game, error) {
+	g, ok := registry[id]
+	if !ok {
+		return nil, &RequestError{Status: 404, Detail: fmt.Sprintf("there is no game %q", id)}
+	}
+	return g, nil
+}
+
+// GameList is the list of games as GET /api/v1/games answers it.
+func GameList() []Info {
+	games := Games()
+	out := make([]Info, len(games))
+	for i, g := range games {
+		out[i] = g.Spec().Info
+	}
+	return out
+}
+
 // Games returns every registered game, ordered by id.
 func Games() []Game {
 	out := make([]Game, 0, len(registry))
@@ -293,6 +314,22 @@ func Score(g Game, req Request) (*Result, error) {
 		res.SoloRating = ev.SoloRating
 	}
 	return res, nil
+}
+
+// ScoreJSON scores the body of a score request for the game with the
+// given id, as POST /api/v1/games/{id}/score and the browser's engine do:
+// an unknown game is a 404 and a missing or malformed body a 400
+// (RequestError), wrong fields and broken rules a 422 (ValidationError).
+func ScoreJSON(gameID string, body []byte) (*Result, error) {
+	g, err := Find(gameID)
+	if err != nil {
+		return nil, err
+	}
+	var req Request
+	if err := DecodeRequest(body, &req); err != nil {
+		return nil, err
+	}
+	return Score(g, req)
 }
 
 // NameKey folds a player name for comparison: case-insensitive, with runs of
