@@ -14,19 +14,10 @@ import (
 // result for the game's own checks, or nil when there is none.
 func fuzzScore(t *testing.T, game string, body []byte) *Result {
 	t.Helper()
-	var in struct {
-		Players []struct {
-			Name  string          `json:"name"`
-			Board json.RawMessage `json:"board"`
-		} `json:"players"`
-		Variants map[string]int `json:"variants"`
-	}
-	if json.Unmarshal(body, &in) != nil {
+	recordBody(t, game, body)
+	var req Request
+	if json.Unmarshal(body, &req) != nil {
 		t.Skip("not a request body")
-	}
-	req := Request{Variants: in.Variants}
-	for _, p := range in.Players {
-		req.Players = append(req.Players, PlayerInput{Name: p.Name, Board: p.Board})
 	}
 	g, ok := Lookup(game)
 	if !ok {

@@ -119,7 +119,7 @@ func TestInsectaEndOfGameExample(t *testing.T) {
 		{Name: "Laura", Board: []byte(insectaLaura)},
 		{Name: "George", Board: []byte(insectaGeorge)},
 	}}
-	got, err := Score(insectaGame(t), req)
+	got, err := scoreCase(t, insectaGame(t), req)
 	if err != nil {
 		t.Fatalf("Score: %v", err)
 	}
@@ -188,7 +188,7 @@ func TestInsectaFinalScoring(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := Score(insectaGame(t), insectaRequest(tt.variants, tt.board, `{}`))
+			res, err := scoreCase(t, insectaGame(t), insectaRequest(tt.variants, tt.board, `{}`))
 			if err != nil {
 				t.Fatalf("Score: %v", err)
 			}
@@ -257,7 +257,7 @@ func TestInsectaTiebreak(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := Score(insectaGame(t), insectaRequest(nil, tt.boards...))
+			res, err := scoreCase(t, insectaGame(t), insectaRequest(nil, tt.boards...))
 			if err != nil {
 				t.Fatalf("Score: %v", err)
 			}
@@ -296,7 +296,7 @@ func TestInsectaEndTrigger(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := Score(insectaGame(t), insectaRequest(nil, tt.boards...))
+			res, err := scoreCase(t, insectaGame(t), insectaRequest(nil, tt.boards...))
 			if err != nil {
 				t.Fatalf("Score: %v", err)
 			}
@@ -507,7 +507,7 @@ func TestInsectaValidation(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Score(insectaGame(t), insectaRequest(tt.variants, tt.boards...))
+			_, err := scoreCase(t, insectaGame(t), insectaRequest(tt.variants, tt.boards...))
 			if tt.want == nil {
 				if err != nil {
 					t.Fatalf("Score: %v, want no error", err)
@@ -577,7 +577,7 @@ func TestInsectaWarnings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := Score(insectaGame(t), insectaRequest(nil, tt.board, `{}`))
+			res, err := scoreCase(t, insectaGame(t), insectaRequest(nil, tt.board, `{}`))
 			if err != nil {
 				t.Fatalf("Score: %v", err)
 			}

@@ -46,7 +46,7 @@ func insectariumScore(t *testing.T, boards ...string) (*Result, error) {
 	for i, b := range boards {
 		req.Players = append(req.Players, PlayerInput{Name: insectariumNames[i], Board: []byte(b)})
 	}
-	return Score(g, req)
+	return scoreCase(t, g, req)
 }
 
 // insectariumMustScore scores boards that must be valid.

@@ -24,7 +24,7 @@ func hotelScore(t testing.TB, players []hotelPlayer) (*Result, error) {
 	for i, p := range players {
 		req.Players[i] = PlayerInput{Name: p.name, Board: []byte(p.board)}
 	}
-	return Score(g, req)
+	return scoreCase(t, g, req)
 }
 
 const (

@@ -593,7 +593,7 @@ func TestHotelBoards(t *testing.T) {
 				t.Errorf("boards\n got %s\nwant %s", got, tt.wantBoards)
 			}
 			g, _ := Lookup("insektenhotel")
-			res, err := Score(g, s.ScoreRequest())
+			res, err := scoreCase(t, g, s.ScoreRequest())
 			if err != nil {
 				t.Fatalf("Score: %v", err)
 			}
@@ -765,7 +765,7 @@ func hotelFuzzGuided(t *testing.T, setup HotelSetup, data []byte) {
 	if err != nil || !reflect.DeepEqual(again, s) {
 		t.Fatalf("replaying the accepted moves gives %v, %+v; want %+v", err, again, s)
 	}
-	res, err := Score(insektenhotel{}, s.ScoreRequest())
+	res, err := scoreCase(t, insektenhotel{}, s.ScoreRequest())
 	if err != nil {
 		t.Fatalf("the tracker's boards do not score: %v", err)
 	}
