@@ -1,0 +1,81 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"syscall/js"
+
+	"insectscore/scoring"
+)
+
+// main registers globalThis.insectscoreEngine and then blocks, so that its
+// functions stay callable for as long as the page lives.
+func main() {
+	js.Global().Set("insectscoreEngine", js.ValueOf(map[string]any{
+		"games": export(func([]js.Value) (any, error) {
+			return scoring.GameList(), nil
+		}),
+		"spec": export(func(args []js.Value) (any, error) {
+			g, err := scoring.Find(stringArg(args, 0))
+			if err != nil {
+				return nil, err
+			}
+			return g.Spec(), nil
+		}),
+		"score": export(func(args []js.Value) (any, error) {
+			return scoring.ScoreJSON(stringArg(args, 0), []byte(stringArg(args, 1)))
+		}),
+	}))
+	select {}
+}
+
+// export makes f a JavaScript function that returns the JSON text of
+// {"status", "body"}: the status and body the server sends for the same
+// request. A panic becomes the server's 500, as its recover middleware
+// makes it, and leaves the engine running.
+func export(f func(args []js.Value) (any, error)) js.Func {
+	return js.FuncOf(func(_ js.Value, args []js.Value) (out any) {
+		defer func() {
+			if r := recover(); r != nil {
+				out = reply(nil, fmt.Errorf("panic: %v", r))
+			}
+		}()
+		return reply(f(args))
+	})
+}
+
+// answer is what each function returns, as JSON text.
+type answer struct {
+	Status int             `json:"status"`
+	Body   json.RawMessage `json:"body"`
+}
+
+// reply encodes v as the server's c.JSON does (json.Marshal), or err as
+// the problem the server sends for it.
+func reply(v any, err error) string {
+	if err == nil {
+		var body []byte
+		if body, err = json.Marshal(v); err == nil {
+			return encode(200, body)
+		}
+	}
+	p, _ := scoring.ProblemOf(err)
+	body, _ := json.Marshal(p)
+	return encode(p.Status, body)
+}
+
+func encode(status int, body []byte) string {
+	out, _ := json.Marshal(answer{Status: status, Body: body})
+	return string(out)
+}
+
+// stringArg is argument i when it is a string, and "" otherwise: the
+// loader passes strings, and anything else reads as no id or no body.
+func stringArg(args []js.Value, i int) string {
+	if i >= len(args) || args[i].Type() != js.TypeString {
+		return ""
+	}
+	return args[i].String()
+}
