@@ -2,7 +2,10 @@
 // build's assets) so the app opens offline; the server rewrites every
 // /assets/ path below to this build's versioned one, and __VERSION__ to
 // the build, so a new build installs a new cache and drops the old one.
-// Scores come from /api/, which is never cached: totals are always live.
+// The rules engine (ENGINE, a few MB) is not part of the install: the app
+// asks for it once it has loaded ("cache-engine"), so it never delays the
+// first paint, and then scores offline from this cache. /api/ is never
+// cached here: the app keeps its own copies of what it read (IndexedDB).
 
 const CACHE = 'insectscore-__VERSION__';
 const SHELL = [
@@ -11,6 +14,7 @@ const SHELL = [
   '/assets/app.css',
   '/assets/app.js',
   '/assets/router.js',
+  '/assets/engine/engine.js',
   '/assets/games/boardset.js',
   '/assets/games/forms.js',
   '/assets/games/insecta.js',
@@ -26,6 +30,9 @@ const SHELL = [
   '/assets/history/logplay.js',
   '/assets/history/player.js',
   '/assets/sync/api.js',
+  '/assets/sync/idb-keyval.js',
+  '/assets/sync/localdb.js',
+  '/assets/sync/outbox.js',
   '/assets/sync/store.js',
   '/assets/table/hotel.js',
   '/assets/table/live.js',
@@ -34,11 +41,18 @@ const SHELL = [
   '/assets/ui/dom.js',
   '/assets/ui/problems.js',
   '/assets/ui/sheet.js',
+  '/assets/ui/syncstate.js',
   '/assets/ui/widgets.js',
   '/assets/icon-192.png',
   '/assets/icon-512.png',
   '/assets/icon-maskable-512.png',
   '/assets/icon.svg',
+  '/assets/sync/idb-keyval-LICENCE.txt',
+];
+
+const ENGINE = [
+  '/assets/engine/wasm_exec.js',
+  '/assets/engine/engine.wasm',
 ];
 
 self.addEventListener('install', (event) => {
@@ -62,6 +76,23 @@ self.addEventListener('fetch', (event) => {
   }
   event.respondWith(caches.match(req).then((hit) => hit || fetch(req)));
 });
+
+// The app asks for the engine once it has loaded; the answer comes when
+// it is in the cache (or could not be fetched: the app then loads it from
+// the network itself).
+self.addEventListener('message', (event) => {
+  if (event.data !== 'cache-engine') return;
+  const reply = () => event.ports[0]?.postMessage('ready');
+  event.waitUntil(cacheEngine().then(reply, reply));
+});
+
+/** cacheEngine puts the engine's files that are missing into this build's cache. */
+async function cacheEngine() {
+  const cache = await caches.open(CACHE);
+  const missing = [];
+  for (const url of ENGINE) if (!(await cache.match(url))) missing.push(url);
+  if (missing.length) await cache.addAll(missing);
+}
 
 /**
  * networkFirst loads a page from the server, and the cached shell when

@@ -15,7 +15,10 @@
 import { h, replace } from './ui/dom.js';
 import { listGames } from './sync/api.js';
 import { hasEntry, keptTables } from './sync/store.js';
-import { interceptLinks, navigate } from './router.js';
+import { start as startOutbox } from './sync/outbox.js';
+import { loadEngine } from './engine/engine.js';
+import { syncIndicator } from './ui/syncstate.js';
+import { interceptLinks, navigate, takeNotice } from './router.js';
 import { scoreScreen } from './games/score.js';
 import { newTableScreen, tableScreen } from './table/table.js';
 import { groupBar, historyPanel, historyRoutes } from './history/history.js';
@@ -37,6 +40,49 @@ const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 /** @type {(() => void) | void} */
 let leave;
 let drawn = 0;
+/** @type {HTMLElement | null} the screen drawn last */
+let screenEl = null;
+/** @type {number | null} the age of the oldest copy the screen being drawn shows */
+let stale = null;
+
+// A screen drawn from the phone's copies (the server did not answer) says
+// so, with the time of the copy. Copies come while a screen draws, or
+// later (a "load more"): both land in the same note.
+window.addEventListener('insectscore:stale', (e) => {
+  const at = /** @type {CustomEvent} */ (e).detail.at;
+  stale = stale === null ? at : Math.min(stale, at);
+  if (screenEl && screenEl.isConnected) showStale(screenEl, stale);
+});
+
+/**
+ * note puts a note at the top of a screen, below its title bar.
+ * @param {HTMLElement} screen
+ * @param {HTMLElement} el
+ */
+function note(screen, el) {
+  const bar = screen.querySelector(':scope > header, :scope > .group-bar');
+  if (bar) bar.after(el); else screen.prepend(el);
+}
+
+/**
+ * showStale marks a screen as the copy of a given time.
+ * @param {HTMLElement} screen
+ * @param {number} at
+ */
+function showStale(screen, at) {
+  const when = new Date(at);
+  const sameDay = when.toDateString() === new Date().toDateString();
+  const time = when.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  const stamp = sameDay ? time : `${when.toLocaleDateString([], { day: 'numeric', month: 'short' })} ${time}`;
+  const why = navigator.onLine ? 'the server is not answering' : 'offline';
+  const text = `As of ${stamp} — ${why}. This is the last copy this phone saw; it updates once the server answers.`;
+  const old = screen.querySelector('[data-testid=stale]');
+  if (old) {
+    old.textContent = text;
+    return;
+  }
+  note(screen, h('p', { class: 'notice stale-note', role: 'status', dataset: { testid: 'stale' } }, text));
+}
 
 /** render draws the screen for the current location. */
 async function render() {
@@ -48,6 +94,8 @@ async function render() {
   const el = h('div', { class: 'screen' });
   replace(root, el);
   window.scrollTo(0, 0);
+  const notice = takeNotice();
+  stale = null;
   try {
     const cleanup = screen ? await screen[1](el, /** @type {string[]} */ (screen[0].exec(path)).slice(1)) : notFound(el);
     if (turn === drawn) leave = cleanup;
@@ -56,6 +104,9 @@ async function render() {
     if (turn === drawn) failed(el, err);
   }
   if (turn === drawn) {
+    if (notice) note(el, h('p', { class: 'notice', role: 'status', dataset: { testid: 'screen-notice' } }, notice));
+    if (stale) showStale(el, stale);
+    screenEl = el;
     const heading = /** @type {HTMLElement | null} */ (el.querySelector('h1'));
     if (heading) {
       heading.tabIndex = -1;
@@ -144,25 +195,65 @@ function notFound(root) {
 }
 
 /**
- * failed shows an error that stopped a screen from drawing.
+ * failed shows what stopped a screen from drawing, and what still works.
  * @param {HTMLElement} root
  * @param {any} err
  */
 function failed(root, err) {
+  const status = err && typeof err.status === 'number' ? err.status : -1;
+  const title = status === 404 ? 'Not found'
+    : status === 0 || status >= 500 ? 'This needs the server'
+      : status > 0 ? 'This page could not open' : 'This page broke';
+  const detail = status >= 0 ? String(err.message)
+    : `A fault in the app stopped this page (${String(err && err.message ? err.message : err)}). Everything you entered is kept on this phone.`;
   replace(root,
     h('header', { class: 'topbar' }, h('a', { class: 'back', href: '/' }, h('span', { 'aria-hidden': 'true' }, '‹'), ' Games'),
-      h('h1', {}, err && err.status === 404 ? 'Not found' : 'Something went wrong')),
-    h('div', { class: 'panel empty-state', role: 'alert' }, h('p', {}, String(err && err.message ? err.message : err)),
+      h('h1', {}, title)),
+    h('div', { class: 'panel empty-state', role: 'alert' }, h('p', {}, detail),
+      status === 0 || status >= 500 ? h('p', { class: 'muted' }, 'Scoring a game works without the server: pick a game on the home screen.') : null,
       h('a', { class: 'btn', href: location.pathname }, 'Try again')));
+  if (status < 0) console.error(err);
 }
 
 interceptLinks(document);
 window.addEventListener('popstate', render);
 window.addEventListener('route', render);
+document.body.prepend(syncIndicator());
+startOutbox();
 render();
 
-if ('serviceWorker' in navigator) {
-  window.addEventListener('load', () => {
+// The stores are read before this module runs (a top-level await), so the
+// page may have loaded already.
+if (document.readyState === 'complete') afterLoad();
+else window.addEventListener('load', afterLoad);
+
+/** afterLoad registers the service worker and warms the rules engine. */
+function afterLoad() {
+  if ('serviceWorker' in navigator) {
     navigator.serviceWorker.register('/sw.js').catch(() => { /* the app works without it */ });
-  });
+  }
+  // The rules engine is never on the first paint's path: once the page
+  // has loaded, the service worker fetches it into its cache, and then the
+  // app loads it from there. Until it is ready, the server scores.
+  const idle = window.requestIdleCallback ?? ((/** @type {() => void} */ fn) => setTimeout(fn, 200));
+  idle(() => { warmEngine().catch(() => { /* the server scores meanwhile; offline scoring waits for a reload */ }); });
+}
+
+/**
+ * warmEngine has the service worker cache the engine, then loads it.
+ */
+async function warmEngine() {
+  if ('serviceWorker' in navigator && window.isSecureContext) {
+    const reg = await Promise.race([navigator.serviceWorker.ready, new Promise((r) => { setTimeout(() => r(null), 10000); })]);
+    const worker = /** @type {ServiceWorkerRegistration | null} */ (reg)?.active;
+    if (worker) {
+      await new Promise((resolve) => {
+        const ch = new MessageChannel();
+        ch.port1.onmessage = () => resolve(null);
+        worker.postMessage('cache-engine', [ch.port2]);
+        setTimeout(resolve, 60000);
+      });
+    }
+  }
+  await loadEngine();
 }

@@ -1,12 +1,25 @@
 // router.js: History API navigation. Screens call navigate(); app.js
 // listens for the "route" event and for popstate and draws the screen.
 
+/** @type {string} a note for the next screen drawn */
+let notice = '';
+
+/**
+ * takeNotice returns the note navigate left for the screen now drawn, once.
+ */
+export function takeNotice() {
+  const n = notice;
+  notice = '';
+  return n;
+}
+
 /**
  * navigate shows another route without reloading the page.
  * @param {string} path
- * @param {{replace?: boolean}} [opts]
+ * @param {{replace?: boolean, notice?: string}} [opts] notice: a note the next screen shows
  */
 export function navigate(path, opts = {}) {
+  notice = opts.notice ?? '';
   if (opts.replace) history.replaceState(null, '', path);
   else history.pushState(null, '', path);
   window.dispatchEvent(new Event('route'));

@@ -2,13 +2,15 @@
 // (logplay.js) share: the boards of a game being entered. A tab per player
 // holds their name, their board form (forms.js) and a remove button; the
 // house rules sit above, and a bar below shows the shown player's live
-// total. Every change is rescored by POST /api/v1/games/{id}/score after a
-// short pause (only the newest answer counts), and the server's errors and
-// warnings are shown at the fields they name. The screens add what differs:
+// total. Every change is rescored at once by the rules engine in the
+// browser once it is loaded, and until then by POST
+// /api/v1/games/{id}/score after a short pause (only the newest answer
+// counts); errors and warnings are shown at the fields they name. The screens add what differs:
 // where the boards are kept, and what the bar's button does.
 
 import { h, replace, debounce, uid } from '../ui/dom.js';
 import { ApiError, scoreGame } from '../sync/api.js';
+import { engineReady } from '../engine/engine.js';
 import { clearProblems, markProblems, playerOf } from '../ui/problems.js';
 import { field, segmented, toggle } from '../ui/widgets.js';
 import { boardField, boardRequest, unitOf } from './forms.js';
@@ -102,7 +104,15 @@ export function boardSet(o) {
   let variants = spec.variants.length ? variantsPanel() : null;
 
   const rescoreSoon = debounce(rescore, rescoreDelay);
-  const changed = () => { refused = []; o.persist(); rescoreSoon(); };
+  const changed = () => {
+    refused = [];
+    o.persist();
+    // In the browser a total takes no round trip: no need to wait for typing to pause.
+    if (engineReady()) {
+      rescoreSoon.cancel();
+      rescore();
+    } else rescoreSoon();
+  };
 
   const body = /** @type {HTMLElement[]} */ ([
     banner,

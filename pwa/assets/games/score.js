@@ -1,7 +1,9 @@
 // score.js: the quick-score screen of one game. The players' tabs, boards
-// and live totals are boardset.js; this screen keeps them in localStorage
+// and live totals are boardset.js; this screen keeps them on the phone
 // (a reload keeps every board), starts a new game, and shows the ranked
-// results, from where the play can be kept in the group's history.
+// results, from where the play can be kept in the group's history. It
+// works with no network: the totals come from the rules engine in the
+// browser, and the entry is kept on the phone as it is typed.
 
 import { h, replace } from '../ui/dom.js';
 import { ApiError, getGame, scoreGame } from '../sync/api.js';
@@ -67,7 +69,7 @@ function fitEntry(entry, spec, form) {
 
 /**
  * editView is the board entry: tabs of players, each with its form; every
- * change is kept in localStorage.
+ * change is kept on the phone (IndexedDB).
  * @param {HTMLElement} root
  * @param {Spec} spec
  * @param {BoardForm} form
@@ -148,7 +150,7 @@ async function resultsView(root, spec, form, entry) {
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     replace(body, h('div', { class: 'panel', role: 'alert' },
-      h('h2', {}, err.status === 0 ? 'Offline' : 'Some entries need fixing'),
+      h('h2', {}, err.status === 0 ? 'Cannot add up yet' : 'Some entries need fixing'),
       err.fields.length
         ? h('ul', { class: 'problem-list' }, err.fields.map((f) => h('li', {}, h('strong', {}, whoIs(entry, f.pointer)), f.detail)))
         : h('p', {}, err.message),

@@ -10,6 +10,8 @@
 
 import { h, replace, uid } from '../ui/dom.js';
 import { ApiError, editPlay, getGame, getPlay, groupPlayers, listGames, logPlay } from '../sync/api.js';
+import { get, put, remove } from '../sync/localdb.js';
+import { register } from '../sync/outbox.js';
 import { currentGroup } from './groupstore.js';
 import { navigate } from '../router.js';
 import { field, segmented } from '../ui/widgets.js';
@@ -40,10 +42,19 @@ export function localInput(d) {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
 }
 
+/** How long a save may take before the play is left to the outbox. */
+const patience = 2500;
+
 /** @returns {Draft | null} */
 function loadDraft() {
   try {
-    const d = JSON.parse(localStorage.getItem(draftKey) || 'null');
+    let d = get(draftKey);
+    if (d === undefined) {
+      // An older version kept the draft in localStorage: take it over.
+      d = JSON.parse(localStorage.getItem(draftKey) || 'null');
+      if (d) put(draftKey, d);
+      localStorage.removeItem(draftKey);
+    }
     if (!d || typeof d.game !== 'string' || !Array.isArray(d.players)) return null;
     return {
       game: d.game, players: d.players.filter((p) => p && typeof p === 'object').map((p) => ({ name: String(p.name ?? ''), board: p.board })),
@@ -55,14 +66,46 @@ function loadDraft() {
   }
 }
 
-/** @param {Draft | null} d */
+/**
+ * saveDraft keeps the play being logged on the device, as it is typed.
+ * @param {Draft | null} d
+ */
 function saveDraft(d) {
-  try {
-    if (d) localStorage.setItem(draftKey, JSON.stringify(d));
-    else localStorage.removeItem(draftKey);
-  } catch {
-    /* private mode or quota: the draft lives until the tab closes */
+  if (d) put(draftKey, structuredClone(d));
+  else remove(draftKey);
+}
+
+// A play handed to the outbox that the server then refuses goes back into
+// the draft, so nothing typed is lost (unless another draft was begun).
+register('logPlay', {
+  refused(op) {
+    const req = op.body;
+    if (loadDraft() || !req || typeof req.game !== 'string') return;
+    saveDraft({
+      game: req.game, variants: { ...(req.variants ?? {}) }, players: req.players ?? [],
+      finished: req.finishedAt ? localInput(new Date(req.finishedAt)) : localInput(new Date()),
+      minutes: req.startedAt && req.finishedAt ? String(Math.round((Date.parse(req.finishedAt) - Date.parse(req.startedAt)) / 60000)) : '',
+      active: 0,
+    });
+  },
+});
+
+/**
+ * sendPlay saves a play and opens it. When the server has not answered
+ * within a moment, the play stays in the outbox, which logs it (once) when
+ * the server is back, and the history opens with a note saying so.
+ * @param {Promise<import('../sync/api.js').Play>} sent
+ * @param {(play: import('../sync/api.js').Play) => void} done
+ */
+async function afterSave(sent, done) {
+  /** @type {any} */
+  const answer = await Promise.race([sent, new Promise((r) => { setTimeout(() => r(null), patience); })]);
+  if (answer) {
+    done(answer);
+    return;
   }
+  sent.catch(() => { /* the outbox shows a refusal */ });
+  navigate('/history', { replace: true, notice: 'The play is kept on this phone and will be logged once the server answers; the bar at the top shows when it is saved.' });
 }
 
 /**
@@ -138,9 +181,9 @@ export async function logPlayScreen(root) {
       spec, form, state, names, original: null, saveLabel: 'Save play',
       persist: () => saveDraft(state),
       save: async (req) => {
-        const play = await logPlay(currentGroup(), req);
+        const sent = logPlay(currentGroup(), req);
+        await afterSave(sent, (play) => navigate(`/plays/${play.id}`, { replace: true }));
         saveDraft(null);
-        navigate(`/plays/${play.id}`, { replace: true });
       },
     });
   }
@@ -172,8 +215,7 @@ export async function editPlayScreen(root, id) {
     original: { finished, minutes, finishedAt: play.finishedAt, startedAt: play.startedAt },
     persist: () => {},
     save: async (req) => {
-      await editPlay(group, id, req);
-      navigate(`/plays/${id}`, { replace: true });
+      await afterSave(editPlay(group, id, req), () => navigate(`/plays/${id}`, { replace: true }));
     },
   });
 }

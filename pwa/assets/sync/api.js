@@ -1,8 +1,18 @@
-// api.js: the one place that talks to the server. It wraps fetch, and turns
-// RFC 9457 problem+json answers into an ApiError carrying the status, the
+// api.js: the one place that talks to the server. Reads go to the server
+// and keep a copy on the phone: when the server cannot be reached, the
+// last copy is shown instead, marked with its time (an "insectscore:stale"
+// event, which app.js shows). The game list, the games' specs and scoring
+// come from the rules engine in the browser (engine/engine.js, the same Go
+// code as the server's, compiled to WebAssembly) as soon as it is loaded,
+// and from the server until then. Every write goes through the outbox
+// (outbox.js), which keeps it until the server acknowledges it. RFC 9457
+// problem+json answers become an ApiError carrying the status, the
 // server's detail and its field errors (JSON Pointers into the request).
 
 import { currentGroup } from '../history/groupstore.js';
+import { engineReady, loadEngine } from '../engine/engine.js';
+import { get as getLocal, keysWith, put as putLocal, remove as removeLocal } from './localdb.js';
+import * as outbox from './outbox.js';
 
 /** @typedef {{pointer: string, detail: string}} FieldError */
 /** @typedef {{id: string, label: string}} Option */
@@ -42,8 +52,9 @@ export class ApiError extends Error {
    * @param {FieldError[]} [fields] the problems, each at its JSON Pointer
    * @param {string} [title]
    * @param {number} [currentVersion] a table's version, when an If-Match was stale (409)
+   * @param {any} [data] the whole problem, for the fields some answers add (mergeInto, seats)
    */
-  constructor(status, detail, fields = [], title = '', currentVersion = undefined) {
+  constructor(status, detail, fields = [], title = '', currentVersion = undefined, data = null) {
     super(detail || title || `request failed (${status})`);
     this.name = 'ApiError';
     this.status = status;
@@ -51,8 +62,20 @@ export class ApiError extends Error {
     this.title = title;
     this.fields = fields;
     this.currentVersion = currentVersion;
+    this.data = data;
+    /** the player a rename collided with (409), or '' */
+    this.mergeInto = data && typeof data.mergeInto === 'string' ? data.mergeInto : '';
+    /** the problem's type, e.g. "/api/problems/unsent-changes" */
+    this.type = data && typeof data.type === 'string' ? data.type : '';
   }
 }
+
+/** offline is what an answer that never came means for the user. */
+const offline = 'The server cannot be reached. What you enter is kept on this phone and sent when it is back.';
+
+outbox.setErrorMaker((status, data, why) => (status === 0
+  ? new ApiError(0, why ? `Not sent yet: ${why}. It is kept on this phone and sent when the server answers.` : offline)
+  : toApiError(status, data)));
 
 /**
  * request sends one JSON request and returns the decoded answer.
@@ -75,7 +98,7 @@ export async function request(method, path, body, signal, headers = {}) {
     res = await fetch(path, init);
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err;
-    throw new ApiError(0, 'The server cannot be reached. Check the connection; your entries are kept.');
+    throw new ApiError(0, offline);
   }
   const type = res.headers.get('Content-Type') || '';
   const data = type.includes('json') ? await res.json().catch(() => null) : null;
@@ -93,7 +116,7 @@ export function toApiError(status, data) {
   if (data && typeof data === 'object') {
     const fields = Array.isArray(data.errors) ? data.errors.filter(isFieldError) : [];
     const current = typeof data.currentVersion === 'number' ? data.currentVersion : undefined;
-    return new ApiError(status, String(data.detail || ''), fields, String(data.title || ''), current);
+    return new ApiError(status, String(data.detail || ''), fields, String(data.title || ''), current, data);
   }
   return new ApiError(status, `The server answered ${status}.`);
 }
@@ -103,17 +126,85 @@ function isFieldError(e) {
   return e && typeof e.pointer === 'string' && typeof e.detail === 'string';
 }
 
+/** How many copies of server answers the phone keeps for offline reading. */
+const maxCopies = 300;
+const copyPrefix = 'copy:';
+
+/**
+ * @typedef {{at: number, data: any}} Copy
+ * A copy of a server's answer, and when it was received.
+ */
+
+/**
+ * keepCopy stores an answer for reading offline, forgetting the oldest
+ * copies beyond maxCopies.
+ * @param {string} path
+ * @param {any} data
+ */
+export function keepCopy(path, data) {
+  putLocal(copyPrefix + path, { at: Date.now(), data });
+  const keys = keysWith(copyPrefix);
+  if (keys.length <= maxCopies) return;
+  keys.map((k) => [k, /** @type {Copy} */ (getLocal(k))?.at ?? 0])
+    .sort((a, b) => Number(a[1]) - Number(b[1]))
+    .slice(0, keys.length - maxCopies)
+    .forEach(([k]) => removeLocal(String(k)));
+}
+
+/**
+ * copyOf returns the copy kept of an answer, if any.
+ * @param {string} path
+ * @returns {Copy | undefined}
+ */
+export function copyOf(path) {
+  return getLocal(copyPrefix + path);
+}
+
+/**
+ * unreachable says whether an error means the server did not answer (or
+ * answered that it cannot now): a copy may stand in for the answer.
+ * @param {any} err
+ */
+export function unreachable(err) {
+  return err instanceof ApiError && (err.status === 0 || err.status >= 500);
+}
+
+/**
+ * read GETs a path and keeps a copy; when the server cannot be reached it
+ * returns the last copy instead and announces its age ("insectscore:stale").
+ * @param {string} path
+ * @param {AbortSignal} [signal]
+ * @returns {Promise<any>}
+ */
+export async function read(path, signal) {
+  try {
+    const data = await request('GET', path, undefined, signal);
+    keepCopy(path, data);
+    outbox.kick();
+    return data;
+  } catch (err) {
+    if (!unreachable(err)) throw err;
+    const copy = copyOf(path);
+    if (!copy) {
+      throw new ApiError(/** @type {ApiError} */ (err).status, 'This page needs the server, which cannot be reached now, and this phone has no copy of it yet. '
+        + 'Scoring a game works without the server; this page opens once the server is back.');
+    }
+    window.dispatchEvent(new CustomEvent('insectscore:stale', { detail: { path, at: copy.at } }));
+    return copy.data;
+  }
+}
+
 /** @type {Map<string, Promise<any>>} */
 const cache = new Map();
 
 /**
- * cached memoises a GET for the life of the page; a failure is not kept.
+ * cached memoises a read for the life of the page; a failure is not kept.
  * @param {string} path
  */
 function cached(path) {
   let p = cache.get(path);
   if (!p) {
-    p = request('GET', path);
+    p = read(path);
     p.catch(() => cache.delete(path));
     cache.set(path, p);
   }
@@ -121,11 +212,52 @@ function cached(path) {
 }
 
 /**
- * listGames returns the games the server scores.
+ * @typedef {{status: number, body: any}} EngineAnswer
+ * @typedef {{games: () => EngineAnswer, spec: (id: string) => EngineAnswer, score: (id: string, req: any) => EngineAnswer}} Engine
+ */
+
+/**
+ * answerOf turns the engine's answer into the server's: the body, or the
+ * ApiError the server would have sent.
+ * @param {EngineAnswer} a
+ */
+function answerOf(a) {
+  if (a.status >= 200 && a.status < 300) return a.body;
+  throw toApiError(a.status, a.body);
+}
+
+/**
+ * rules asks the rules engine when it is loaded, else the server; when the
+ * server cannot be reached it waits for the engine (the service worker
+ * keeps it, so it loads offline).
+ * @template T
+ * @param {(e: Engine) => EngineAnswer} local
+ * @param {() => Promise<T>} remote
+ * @returns {Promise<T>}
+ */
+async function rules(local, remote) {
+  const ready = /** @type {Engine | null} */ (engineReady());
+  if (ready) return answerOf(local(ready));
+  try {
+    return await remote();
+  } catch (err) {
+    if (!unreachable(err)) throw err;
+    /** @type {Engine} */ let e;
+    try {
+      e = /** @type {Engine} */ (await loadEngine());
+    } catch {
+      throw err;
+    }
+    return answerOf(local(e));
+  }
+}
+
+/**
+ * listGames returns the games that can be scored.
  * @returns {Promise<GameInfo[]>}
  */
 export function listGames() {
-  return cached('/api/v1/games');
+  return rules((e) => e.games(), () => cached('/api/v1/games'));
 }
 
 /**
@@ -134,18 +266,19 @@ export function listGames() {
  * @returns {Promise<Spec>}
  */
 export function getGame(id) {
-  return cached(`/api/v1/games/${encodeURIComponent(id)}`);
+  return rules((e) => e.spec(id), () => cached(`/api/v1/games/${encodeURIComponent(id)}`));
 }
 
 /**
- * scoreGame scores a set of boards without storing anything.
+ * scoreGame scores a set of boards without storing anything: in the
+ * browser when the engine is loaded, on the server until then.
  * @param {string} id
  * @param {ScoreRequest} req
  * @param {AbortSignal} [signal]
  * @returns {Promise<Result>}
  */
 export function scoreGame(id, req, signal) {
-  return request('POST', `/api/v1/games/${encodeURIComponent(id)}/score`, req, signal);
+  return rules((e) => e.score(id, req), () => request('POST', `/api/v1/games/${encodeURIComponent(id)}/score`, req, signal));
 }
 
 /** @typedef {{seat: number, name: string, claimed: boolean, board: any}} Seat */
@@ -190,7 +323,10 @@ function bearer(token) {
  * @returns {Promise<CreatedTable>}
  */
 export function createTable(req) {
-  return request('POST', '/api/v1/tables', { group: currentGroup(), ...req });
+  return outbox.send({
+    kind: 'createTable', lane: 'tables', method: 'POST', path: '/api/v1/tables', body: { group: currentGroup(), ...req },
+    key: outbox.newKey(), label: 'the new table',
+  });
 }
 
 /**
@@ -200,7 +336,18 @@ export function createTable(req) {
  * @returns {Promise<Table>}
  */
 export function getTable(code, signal) {
-  return request('GET', tablePath(code), undefined, signal);
+  return read(tablePath(code), signal);
+}
+
+/**
+ * keepTable keeps the newest table seen (from the live stream, or a
+ * write's answer) as the copy a screen opens offline.
+ * @param {Table} t
+ */
+export function keepTable(t) {
+  const path = tablePath(t.code);
+  const old = copyOf(path);
+  if (!old || !old.data || typeof old.data.version !== 'number' || old.data.version <= t.version) keepCopy(path, t);
 }
 
 /**
@@ -210,7 +357,10 @@ export function getTable(code, signal) {
  * @returns {Promise<{seat: number, seatToken: string}>}
  */
 export function joinTable(code, name) {
-  return request('POST', tablePath(code, '/seats'), { name });
+  return outbox.send({
+    kind: 'join', lane: `table:${code}`, method: 'POST', path: tablePath(code, '/seats'), body: { name },
+    key: outbox.newKey(), label: `joining table ${code}`, meta: { code },
+  });
 }
 
 /**
@@ -220,33 +370,102 @@ export function joinTable(code, name) {
  * @returns {Promise<{seatToken: string}>}
  */
 export function claimSeat(code, seat) {
-  return request('POST', tablePath(code, `/seats/${seat}/claim`));
+  return outbox.send({
+    kind: 'claim', lane: `table:${code}`, method: 'POST', path: tablePath(code, `/seats/${seat}/claim`),
+    key: outbox.newKey(), label: `taking a seat at table ${code}`, meta: { code, seat },
+  });
 }
 
 /**
- * putBoard saves one seat's board. With version, the server refuses (409)
- * when the table changed since that version.
+ * putBoard saves one seat's board through the outbox; a newer board for
+ * the seat replaces one still waiting. With version, the server refuses
+ * (409) when the table changed since that version: the outbox then reads
+ * the table and sends the board again on top (a seat only ever writes its
+ * own board).
  * @param {string} code
  * @param {number} seat
  * @param {string} token the host's or the seat's token
  * @param {any} board
  * @param {number} [version]
+ * @param {string} [label] whose board, in words
+ * @param {number} [delay] wait this long for a newer board (typing) before sending
  * @returns {Promise<{version: number, standings: Result | null, errors: FieldError[]}>}
  */
-export function putBoard(code, seat, token, board, version) {
+export function putBoard(code, seat, token, board, version, label = `seat ${seat + 1}'s board`, delay = 0) {
   const headers = bearer(token);
   if (version !== undefined) headers['If-Match'] = `"${version}"`;
-  return request('PUT', tablePath(code, `/seats/${seat}/board`), board, undefined, headers);
+  return outbox.send({
+    kind: 'board', lane: `table:${code}`, method: 'PUT', path: tablePath(code, `/seats/${seat}/board`), body: board,
+    headers, coalesce: `board:${code}:${seat}`, label, meta: { code, seat }, delay,
+  });
 }
 
 /**
- * finishTable ends the game and records it (host only).
+ * pendingBoard is a seat's board still waiting in the outbox, if any: what
+ * was typed on this phone and not yet acknowledged.
+ * @param {string} code
+ * @param {number} seat
+ * @returns {{board: any, since: number} | null}
+ */
+export function pendingBoard(code, seat) {
+  const ops = outbox.pending((op) => op.kind === 'board' && op.meta?.code === code && op.meta?.seat === seat);
+  const last = ops[ops.length - 1];
+  return last ? { board: last.body, since: ops[0].createdAt } : null;
+}
+
+// A board refused as stale (409 with currentVersion) is sent again on top
+// of the table as it is now.
+outbox.register('board', {
+  // A newer board for the seat waiting behind this one can say which
+  // version it builds on now.
+  delivered(op, res) {
+    for (const q of outbox.pending((p) => p.coalesce === op.coalesce && p.id !== op.id)) q.headers['If-Match'] = `"${res.version}"`;
+  },
+  async conflict(op, err) {
+    if (!(err instanceof ApiError) || err.currentVersion === undefined) return false;
+    const fresh = await request('GET', tablePath(op.meta.code));
+    if (fresh.status === 'finished') return false;
+    keepTable(fresh);
+    op.headers['If-Match'] = `"${fresh.version}"`;
+    return true;
+  },
+});
+
+/**
+ * reportSync tells the server what this phone still holds for a seat, so
+ * the host sees it: it is built when sent, from the outbox as it is then.
+ * @param {string} code
+ * @param {number} seat
+ * @param {string} token
+ */
+export function reportSync(code, seat, token) {
+  return outbox.send({
+    kind: 'sync', lane: `sync:${code}:${seat}`, method: 'PUT', path: tablePath(code, `/seats/${seat}/sync`),
+    headers: bearer(token), coalesce: `sync:${code}:${seat}`, label: 'this phone\'s state', meta: { code, seat }, quiet: true,
+  });
+}
+
+outbox.register('sync', {
+  body(op) {
+    const p = pendingBoard(op.meta.code, op.meta.seat);
+    return p ? { unsent: 1, unsentSeconds: Math.max(0, Math.floor((Date.now() - p.since) / 1000)) } : { unsent: 0, unsentSeconds: 0 };
+  },
+});
+
+/**
+ * finishTable ends the game and records it (host only). Without force the
+ * server refuses (409, type /api/problems/unsent-changes) while a seat's
+ * phone holds changes it has not sent; err.data.seats names them.
  * @param {string} code
  * @param {string} hostToken
+ * @param {boolean} [force] finish all the same
  * @returns {Promise<{playId: any, standings: Result}>}
  */
-export function finishTable(code, hostToken) {
-  return request('POST', tablePath(code, '/finish'), undefined, undefined, bearer(hostToken));
+export function finishTable(code, hostToken, force = false) {
+  return outbox.send({
+    kind: 'finish', lane: `table:${code}`, method: 'POST', path: tablePath(code, '/finish'), body: force ? { force: true } : undefined,
+    headers: bearer(hostToken), key: outbox.newKey(), label: `finishing table ${code}`, meta: { code },
+  });
 }
 
 /**
@@ -257,7 +476,10 @@ export function finishTable(code, hostToken) {
  * @returns {Promise<Table>}
  */
 export function addMove(code, token, move) {
-  return request('POST', tablePath(code, '/moves'), move, undefined, bearer(token));
+  return outbox.send({
+    kind: 'move', lane: `table:${code}`, method: 'POST', path: tablePath(code, '/moves'), body: move,
+    headers: bearer(token), key: outbox.newKey(), label: 'a move', meta: { code },
+  });
 }
 
 /**
@@ -267,7 +489,10 @@ export function addMove(code, token, move) {
  * @returns {Promise<Table>}
  */
 export function undoMove(code, token) {
-  return request('DELETE', tablePath(code, '/moves/last'), undefined, undefined, bearer(token));
+  return outbox.send({
+    kind: 'undo', lane: `table:${code}`, method: 'DELETE', path: tablePath(code, '/moves/last'),
+    headers: bearer(token), key: outbox.newKey(), label: 'taking a move back', meta: { code },
+  });
 }
 
 // ---------- history: groups, plays, leaderboards, players ----------
@@ -327,7 +552,10 @@ export function inGroup(path, group, query = {}) {
  * @returns {Promise<Group>}
  */
 export function createGroup(name) {
-  return request('POST', '/api/v1/groups', { name });
+  return outbox.send({
+    kind: 'createGroup', lane: 'groups', method: 'POST', path: '/api/v1/groups', body: { name },
+    key: outbox.newKey(), label: `the group ${name}`,
+  });
 }
 
 /**
@@ -336,7 +564,7 @@ export function createGroup(name) {
  * @returns {Promise<Group>}
  */
 export function getGroup(id) {
-  return request('GET', groupPath(id));
+  return read(groupPath(id));
 }
 
 /**
@@ -345,7 +573,7 @@ export function getGroup(id) {
  * @returns {Promise<{players: PlayerRef[]}>}
  */
 export function groupPlayers(id) {
-  return request('GET', groupPath(id, '/players'));
+  return read(groupPath(id, '/players'));
 }
 
 /**
@@ -354,35 +582,10 @@ export function groupPlayers(id) {
  * @returns {Promise<Group>}
  */
 export function importGroup(json) {
-  return sendRaw('POST', '/api/v1/groups/import', json);
-}
-
-/**
- * sendRaw sends a body that is JSON text already (a file as it was read)
- * and keeps a problem's mergeInto on the error: the player a rename
- * collided with.
- * @param {string} method
- * @param {string} path
- * @param {string} body
- * @returns {Promise<any>}
- */
-async function sendRaw(method, path, body) {
-  let res;
-  try {
-    res = await fetch(path, {
-      method, cache: 'no-store', body,
-      headers: { Accept: 'application/json, application/problem+json', 'Content-Type': 'application/json' },
-    });
-  } catch {
-    throw new ApiError(0, 'The server cannot be reached. Check the connection and try again.');
-  }
-  const data = await res.json().catch(() => null);
-  if (!res.ok) {
-    const err = toApiError(res.status, data);
-    /** @type {any} */ (err).mergeInto = data && typeof data.mergeInto === 'string' ? data.mergeInto : '';
-    throw err;
-  }
-  return data;
+  return outbox.send({
+    kind: 'import', lane: 'groups', method: 'POST', path: '/api/v1/groups/import', body: json, raw: true,
+    key: outbox.newKey(), label: 'the imported group',
+  });
 }
 
 /**
@@ -393,7 +596,7 @@ async function sendRaw(method, path, body) {
  * @returns {Promise<{plays: PlaySummary[], next: string | null}>}
  */
 export function listPlays(group, filter = {}, signal) {
-  return request('GET', inGroup('/api/v1/plays', group, filter), undefined, signal);
+  return read(inGroup('/api/v1/plays', group, filter), signal);
 }
 
 /**
@@ -403,7 +606,7 @@ export function listPlays(group, filter = {}, signal) {
  * @returns {Promise<Play>}
  */
 export function getPlay(group, id) {
-  return request('GET', inGroup(`/api/v1/plays/${encodeURIComponent(id)}`, group));
+  return read(inGroup(`/api/v1/plays/${encodeURIComponent(id)}`, group));
 }
 
 /**
@@ -413,7 +616,10 @@ export function getPlay(group, id) {
  * @returns {Promise<Play>}
  */
 export function logPlay(group, req) {
-  return request('POST', inGroup('/api/v1/plays', group), req);
+  return outbox.send({
+    kind: 'logPlay', lane: `group:${group}`, method: 'POST', path: inGroup('/api/v1/plays', group), body: req,
+    key: outbox.newKey(), label: 'a logged play', meta: { group },
+  });
 }
 
 /**
@@ -424,7 +630,10 @@ export function logPlay(group, req) {
  * @returns {Promise<Play>}
  */
 export function editPlay(group, id, req) {
-  return request('PUT', inGroup(`/api/v1/plays/${encodeURIComponent(id)}`, group), req);
+  return outbox.send({
+    kind: 'editPlay', lane: `group:${group}`, method: 'PUT', path: inGroup(`/api/v1/plays/${encodeURIComponent(id)}`, group), body: req,
+    key: outbox.newKey(), label: 'a change to a play', meta: { group, id },
+  });
 }
 
 /**
@@ -433,7 +642,10 @@ export function editPlay(group, id, req) {
  * @param {string} id
  */
 export function deletePlay(group, id) {
-  return request('DELETE', inGroup(`/api/v1/plays/${encodeURIComponent(id)}`, group));
+  return outbox.send({
+    kind: 'deletePlay', lane: `group:${group}`, method: 'DELETE', path: inGroup(`/api/v1/plays/${encodeURIComponent(id)}`, group),
+    key: outbox.newKey(), label: 'deleting a play', meta: { group, id },
+  });
 }
 
 /**
@@ -443,7 +655,7 @@ export function deletePlay(group, id) {
  * @returns {Promise<{game: string, entries: LeaderboardEntry[]}>}
  */
 export function getLeaderboard(group, game) {
-  return request('GET', inGroup(`/api/v1/leaderboards/${encodeURIComponent(game)}`, group));
+  return read(inGroup(`/api/v1/leaderboards/${encodeURIComponent(game)}`, group));
 }
 
 /**
@@ -453,7 +665,7 @@ export function getLeaderboard(group, game) {
  * @returns {Promise<PlayerStats>}
  */
 export function getPlayer(group, id) {
-  return request('GET', inGroup(`/api/v1/players/${encodeURIComponent(id)}`, group));
+  return read(inGroup(`/api/v1/players/${encodeURIComponent(id)}`, group));
 }
 
 /**
@@ -465,7 +677,10 @@ export function getPlayer(group, id) {
  * @returns {Promise<PlayerRef>}
  */
 export function renamePlayer(group, id, name) {
-  return sendRaw('PATCH', inGroup(`/api/v1/players/${encodeURIComponent(id)}`, group), JSON.stringify({ name }));
+  return outbox.send({
+    kind: 'rename', lane: `group:${group}`, method: 'PATCH', path: inGroup(`/api/v1/players/${encodeURIComponent(id)}`, group), body: { name },
+    key: outbox.newKey(), label: `renaming a player to ${name}`, meta: { group, id },
+  });
 }
 
 /**
@@ -477,5 +692,8 @@ export function renamePlayer(group, id, name) {
  * @returns {Promise<PlayerStats>}
  */
 export function mergePlayer(group, id, into) {
-  return request('POST', inGroup(`/api/v1/players/${encodeURIComponent(id)}/merge`, group), { into });
+  return outbox.send({
+    kind: 'merge', lane: `group:${group}`, method: 'POST', path: inGroup(`/api/v1/players/${encodeURIComponent(id)}/merge`, group), body: { into },
+    key: outbox.newKey(), label: 'merging two players', meta: { group, id },
+  });
 }

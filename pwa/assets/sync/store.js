@@ -1,40 +1,50 @@
-// store.js: entries survive a reload. One localStorage record per game
-// holds the players, their boards and the variants being entered.
+// store.js: what is typed survives a reload, a crashed tab or a phone put
+// away. Quick-score entries (the players, their boards and the house rules
+// being entered) are kept per game on the device (IndexedDB, localdb.js),
+// written as they are typed. A table's tokens are kept in localStorage.
+
+import { get, put } from './localdb.js';
 
 /** @typedef {import('./api.js').PlayerEntry} PlayerEntry */
-/** @typedef {{players: PlayerEntry[], variants: Object<string, number>, active: number}} Entry */
+/**
+ * @typedef {{players: PlayerEntry[], variants: Object<string, number>, active: number, kept?: string}} Entry
+ * kept: when this entry was handed to the history (so it is not logged twice)
+ */
 
 const prefix = 'insectscore:score:';
 
 /**
- * loadEntry returns the saved entry for a game, or null.
+ * loadEntry returns the saved entry for a game, or null. An entry an
+ * older version kept in localStorage is taken over.
  * @param {string} game
  * @returns {Entry | null}
  */
 export function loadEntry(game) {
-  try {
-    const raw = localStorage.getItem(prefix + game);
-    if (!raw) return null;
-    const e = JSON.parse(raw);
-    if (!e || !Array.isArray(e.players)) return null;
-    return { players: e.players, variants: e.variants || {}, active: Number(e.active) || 0 };
-  } catch {
-    return null;
+  let e = get(prefix + game);
+  if (e === undefined) {
+    try {
+      const raw = localStorage.getItem(prefix + game);
+      if (raw) {
+        e = JSON.parse(raw);
+        put(prefix + game, e);
+        localStorage.removeItem(prefix + game);
+      }
+    } catch {
+      /* no storage: nothing to take over */
+    }
   }
+  if (!e || !Array.isArray(e.players)) return null;
+  const copy = structuredClone(e);
+  return { players: copy.players, variants: copy.variants || {}, active: Number(copy.active) || 0, kept: copy.kept || undefined };
 }
 
 /**
- * saveEntry stores a game's entry; a full or disabled storage is ignored,
- * the entry then lives until the tab closes.
+ * saveEntry keeps a game's entry on the device.
  * @param {string} game
  * @param {Entry} entry
  */
 export function saveEntry(game, entry) {
-  try {
-    localStorage.setItem(prefix + game, JSON.stringify(entry));
-  } catch {
-    /* private mode or quota: keep going in memory */
-  }
+  put(prefix + game, structuredClone(entry));
 }
 
 /**
@@ -42,6 +52,7 @@ export function saveEntry(game, entry) {
  * @param {string} game
  */
 export function hasEntry(game) {
+  if (get(prefix + game)) return true;
   try {
     return localStorage.getItem(prefix + game) !== null;
   } catch {

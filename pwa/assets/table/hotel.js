@@ -196,11 +196,20 @@ export function hotelPanel(o) {
     problem.hidden = true;
     moveEl.setAttribute('aria-busy', 'true');
     moveEl.querySelectorAll('button').forEach((b) => { /** @type {HTMLButtonElement} */ (b).disabled = true; });
+    // A move is kept in the outbox until the server has it; the next move
+    // waits for it, since whose turn it is depends on the answer.
+    const waitNote = setTimeout(() => {
+      replace(problem, h('p', {}, 'Waiting for the server: this move is kept on this phone and sent as soon as it answers.'));
+      problem.hidden = false;
+    }, 2000);
     try {
       const t = await call();
+      clearTimeout(waitNote);
+      problem.hidden = true;
       busy = false;
       o.onTable(t);
     } catch (err) {
+      clearTimeout(waitNote);
       busy = false;
       drawMoves();
       if (!(err instanceof ApiError)) throw err;

@@ -6,7 +6,8 @@
 // becomes visible, since a sleeping phone may have missed events.
 
 import { h } from '../ui/dom.js';
-import { ApiError, getTable, tablePath } from '../sync/api.js';
+import { ApiError, keepTable, request, tablePath } from '../sync/api.js';
+import { kick } from '../sync/outbox.js';
 
 /** @typedef {import('../sync/api.js').Table} Table */
 
@@ -41,6 +42,7 @@ export function watchTable(code, onTable) {
   const deliver = (t) => {
     if (closed || !t || typeof t.version !== 'number' || t.version < version) return;
     version = t.version;
+    keepTable(t);
     onTable(t);
   };
   /** @param {boolean} down */
@@ -64,7 +66,11 @@ export function watchTable(code, onTable) {
     });
     // After a drop the server only sends the table if it changed meanwhile,
     // so read it once to know the stream is back and nothing was missed.
-    es.addEventListener('open', () => { if (lost) refresh(); });
+    es.addEventListener('open', () => {
+      // The server answers again: whatever waits in the outbox goes now.
+      kick();
+      if (lost) refresh();
+    });
     es.addEventListener('error', () => {
       if (closed) return;
       setLost(true);
@@ -85,7 +91,7 @@ export function watchTable(code, onTable) {
   const refresh = async () => {
     if (closed) return;
     try {
-      const t = await getTable(code);
+      const t = await request('GET', tablePath(code));
       setLost(false);
       deliver(t);
     } catch (err) {

@@ -9,13 +9,40 @@
 //   /t/CODE/seats/N      the host fills in seat N (one phone passed around)
 //
 // Tokens are kept per table in localStorage (store.js), so a reload keeps
-// the host screen or the seat.
+// the host screen or the seat. Every write goes through the outbox
+// (sync/outbox.js): a seat's board is kept on the phone as it is typed and
+// sent until the server has it; the seat's phone reports what it still
+// holds, so the host sees it and finishing waits for it.
 
-import { h, replace, debounce } from '../ui/dom.js';
+// The tokens a join, a claim or a new table brings are kept when the
+// server answers, even if that is after a reload.
+register('join', { delivered: (op, r) => saveTableAuth(op.meta.code, { seat: r.seat, seatToken: r.seatToken }) });
+register('claim', { delivered: (op, r) => saveTableAuth(op.meta.code, { seat: op.meta.seat, seatToken: r.seatToken }) });
+register('createTable', { delivered: (_op, t) => saveTableAuth(t.code, { hostToken: t.hostToken, joinUrl: t.joinUrl }) });
+
+/** How long a write may take before the screen says it waits for the server. */
+const patience = 2000;
+
+/**
+ * waitNote calls show with a note if sent has not settled within a moment.
+ * @param {Promise<any>} sent
+ * @param {() => void} show
+ * @returns {() => void} call once settled: stops the note from coming
+ */
+function waitNote(sent, show) {
+  const t = setTimeout(show, patience);
+  return () => clearTimeout(t);
+}
+
+import { h, replace } from '../ui/dom.js';
 import {
-  ApiError, claimSeat, createTable, finishTable, getGame, getTable, joinTable, listGames, putBoard, tablePath,
+  ApiError, claimSeat, createTable, finishTable, getGame, getTable, joinTable, keepTable, listGames, pendingBoard, putBoard,
+  reportSync, tablePath,
 } from '../sync/api.js';
 import { loadTableAuth, saveTableAuth } from '../sync/store.js';
+import { kick, register, subscribe as subscribeOutbox } from '../sync/outbox.js';
+import { engineReady } from '../engine/engine.js';
+import { age, keepShowing } from '../ui/syncstate.js';
 import { navigate } from '../router.js';
 import { clearProblems, markProblems, playerOf } from '../ui/problems.js';
 import { segmented, text, toggle } from '../ui/widgets.js';
@@ -33,8 +60,10 @@ import { hotelPanel, hotelPhase } from './hotel.js';
 
 /** How long typing must pause before a board is saved. */
 const saveDelay = 300;
-/** How often a save is retried after the table moved on under it. */
-const maxRetries = 5;
+/** How often a seat's phone tells the server what it still holds. */
+const reportEvery = 10000;
+/** How often the host's screen reads the table while a phone has unsent changes. */
+const watchUnsentEvery = 10000;
 
 /**
  * topbar is the header of a table screen.
@@ -170,11 +199,18 @@ export async function newTableScreen(root) {
     // pointers count the names sent, so keep where each came from.
     const sent = names.map((n, i) => ({ n: n.trim(), i })).filter((x) => x.n);
     createBtn.disabled = true;
+    const req = createTable({ game, players: sent.map((x) => x.n), variants });
+    const quiet = waitNote(req, () => {
+      replace(banner, h('p', {}, 'Waiting for the server: the table is created as soon as it answers. This screen moves on by itself.'));
+      banner.hidden = false;
+    });
     try {
-      const t = await createTable({ game, players: sent.map((x) => x.n), variants });
+      const t = await req;
+      quiet();
       saveTableAuth(t.code, { hostToken: t.hostToken, joinUrl: t.joinUrl });
-      navigate(`/t/${t.code}`);
+      if (location.pathname.startsWith('/tables/new')) navigate(`/t/${t.code}`);
     } catch (err) {
+      quiet();
       if (!(err instanceof ApiError)) throw err;
       const fields = err.fields.map((f) => {
         const m = /^\/players\/(\d+)(.*)$/.exec(f.pointer);
@@ -293,6 +329,10 @@ function hostView({ root, spec, code, table: first, auth }) {
   const joinUrl = auth.joinUrl || `${location.origin}/t/${code}`;
   /** @type {FieldError[]} */ let finishFields = [];
   /** @type {string[]} */ let finishLines = [];
+  /** waiting: the host chose to wait for phones with unsent changes; the finish follows by itself */
+  let waiting = false;
+  let finishing = false;
+  /** @type {number | undefined} */ let watchUnsent;
 
   const live = watchTable(code, apply);
   const seatsEl = h('ol', { class: 'seat-list', 'aria-label': 'Players and standings' });
@@ -301,13 +341,14 @@ function hostView({ root, spec, code, table: first, auth }) {
   const finishBanner = h('div', { class: 'banner', role: 'alert', hidden: true, dataset: { testid: 'finish-problem' } });
   const summary = h('p', { class: 'live-state' });
   const finishBtn = /** @type {HTMLButtonElement} */ (h('button', {
-    type: 'button', class: 'btn btn-primary', dataset: { testid: 'finish' }, on: { click: finish },
+    type: 'button', class: 'btn btn-primary', dataset: { testid: 'finish' }, on: { click: () => finish(false) },
   }, 'Finish game'));
   const hotel = spec.id === 'insektenhotel'
     ? hotelPanel({ spec, code, token: hostToken, seat: -1, host: true, sheetHost: root, onTable: apply })
     : null;
   const hotelSlot = h('div', {});
 
+  keepShowing(true);
   replace(root,
     topbar('/', 'Games', `Table ${code}`, spec.name),
     live.banner,
@@ -323,12 +364,13 @@ function hostView({ root, spec, code, table: first, auth }) {
   /** @param {Table} t */
   function apply(t) {
     if (!follow.takes(t)) return;
-    if (t.version !== table.version) {
+    if (t.version !== table.version && !waiting) {
       finishFields = [];
       finishLines = [];
     }
     table = t;
     draw();
+    if (waiting && !finishing && unsentSeats(table).length === 0) finish(false);
   }
 
   function draw() {
@@ -358,8 +400,28 @@ function hostView({ root, spec, code, table: first, auth }) {
         if (hotelSlot.firstChild !== hotel.el) replace(hotelSlot, hotel.el);
       }
     }
-    replace(finishBanner, finishLines.map((l) => h('p', {}, l)));
-    finishBanner.hidden = finishLines.length === 0;
+    replace(finishBanner, waiting ? waitingNote() : finishLines.map((l) => h('p', {}, l)));
+    finishBanner.hidden = !waiting && finishLines.length === 0;
+    // A phone with unsent changes turns silent with time alone: look again.
+    const watch = unsentSeats(table).length > 0;
+    if (watch && watchUnsent === undefined) watchUnsent = setInterval(() => { live.refresh(); }, watchUnsentEvery);
+    if (!watch && watchUnsent !== undefined) {
+      clearInterval(watchUnsent);
+      watchUnsent = undefined;
+    }
+  }
+
+  /** waitingNote says which phones the finish waits for, with a way out. */
+  function waitingNote() {
+    const names = unsentSeats(table).map((s) => s.name);
+    return [
+      h('p', { dataset: { testid: 'finish-waiting' } }, names.length
+        ? `Waiting for ${listNames(names)}'s phone${names.length > 1 ? 's' : ''}… the game finishes by itself once ${names.length > 1 ? 'they have' : 'it has'} saved.`
+        : 'Finishing…'),
+      h('div', { class: 'banner-actions' },
+        h('button', { type: 'button', class: 'btn', on: { click: () => { waiting = false; draw(); } } }, 'Stop waiting'),
+        h('button', { type: 'button', class: 'btn btn-danger', dataset: { testid: 'finish-anyway' }, on: { click: confirmForce } }, 'Finish anyway')),
+    ];
   }
 
   /**
@@ -379,6 +441,7 @@ function hostView({ root, spec, code, table: first, auth }) {
         h('span', { class: 'seat-name' }, s.name),
         h('span', { class: ['claim', s.claimed ? 'claimed' : 'unclaimed'], dataset: { testid: `claim-${i}` } },
           s.claimed ? 'joined' : 'not joined'),
+        syncNote(s),
         errs.length ? h('span', { class: 'seat-problem' }, `${errs.length} ${errs.length === 1 ? 'entry needs' : 'entries need'} a look`) : null),
       h('span', { class: 'score' },
         h('strong', { class: 'total', dataset: { testid: `seat-total-${i}` } }, r ? String(r.total) : '–'),
@@ -390,13 +453,32 @@ function hostView({ root, spec, code, table: first, auth }) {
       mine.length ? h('div', { class: 'msgs seat-msgs' }, mine.map((f) => h('p', { class: 'msg msg-error' }, capitalize(f.detail)))) : null);
   }
 
-  async function finish() {
+  /**
+   * finish records the game. While a seat's phone holds changes it has not
+   * sent, the server refuses, and the host chooses: wait (the finish then
+   * follows by itself) or finish without them.
+   * @param {boolean} [force]
+   */
+  async function finish(force = false) {
+    if (finishing) return;
+    finishing = true;
     finishBtn.disabled = true;
+    const req = finishTable(code, hostToken, force);
+    const quiet = waitNote(req, () => { summary.textContent = 'Finishing… waiting for the server to answer.'; });
     try {
-      await finishTable(code, hostToken);
+      await req;
+      quiet();
+      waiting = false;
       follow.leave();
     } catch (err) {
+      quiet();
       if (!(err instanceof ApiError)) throw err;
+      if (err.type === '/api/problems/unsent-changes') {
+        if (!waiting) askAboutUnsent(err);
+        else draw();
+        return;
+      }
+      waiting = false;
       finishFields = err.fields.filter((f) => table.seats[playerOf(f.pointer)]);
       const other = err.fields.filter((f) => !table.seats[playerOf(f.pointer)]);
       finishLines = [
@@ -405,11 +487,105 @@ function hostView({ root, spec, code, table: first, auth }) {
       draw();
       finishBanner.scrollIntoView({ block: 'nearest' });
     } finally {
+      finishing = false;
       finishBtn.disabled = false;
     }
   }
 
-  return () => live.close();
+  /**
+   * askAboutUnsent tells the host which phones hold changes the server
+   * has not got, and lets them wait or finish without those changes.
+   * @param {ApiError} err
+   */
+  function askAboutUnsent(err) {
+    /** @type {{seat: number, name: string, sync: SeatSync}[]} */
+    const seats = Array.isArray(err.data?.seats) ? err.data.seats : [];
+    const names = seats.map((x) => x.name);
+    const s = openSheet({
+      host: root,
+      title: `Wait for ${listNames(names)}?`,
+      body: h('div', { dataset: { testid: 'unsent-sheet' } },
+        h('ul', { class: 'problem-list' }, seats.map((x) => h('li', {}, h('strong', {}, `${x.name}: `), syncWords(x.sync)))),
+        h('p', {}, 'Finishing now records the boards as the server has them: changes still on those phones would not count.')),
+      actions: [
+        h('button', { type: 'button', class: 'btn btn-danger', dataset: { testid: 'finish-anyway' }, on: { click: () => { s.close(); finish(true); } } },
+          'Finish without them'),
+        h('button', {
+          type: 'button', class: 'btn btn-primary', dataset: { testid: 'finish-wait' },
+          on: { click: () => { s.close(); waiting = true; draw(); live.refresh(); } },
+        }, 'Wait for them'),
+      ],
+    });
+  }
+
+  /** confirmForce asks once more before finishing without unsent changes. */
+  function confirmForce() {
+    const names = unsentSeats(table).map((x) => x.name);
+    const s = openSheet({
+      host: root,
+      title: 'Finish without their changes?',
+      body: h('p', {}, names.length
+        ? `${listNames(names)}'s phone${names.length > 1 ? 's have' : ' has'} changes the server does not have. They will not count.`
+        : 'Every phone has saved now: the game finishes with every board.'),
+      actions: [
+        h('button', { type: 'button', class: 'btn', on: { click: () => s.close() } }, 'Keep waiting'),
+        h('button', { type: 'button', class: 'btn btn-danger', dataset: { testid: 'finish-anyway-confirm' }, on: { click: () => { s.close(); waiting = false; finish(true); } } },
+          'Finish now'),
+      ],
+    });
+  }
+
+  return () => {
+    live.close();
+    clearInterval(watchUnsent);
+    keepShowing(false);
+  };
+}
+
+/**
+ * @typedef {{state: 'saved' | 'unsent' | 'silent', unsent: number, unsentSince: string | null, lastSeenAt: string | null}} SeatSync
+ */
+
+/**
+ * unsentSeats lists the seats whose phones hold changes the server has not got.
+ * @param {Table} t
+ */
+function unsentSeats(t) {
+  return t.seats.filter((s) => {
+    const st = /** @type {any} */ (s).sync?.state;
+    return st === 'unsent' || st === 'silent';
+  });
+}
+
+/**
+ * syncWords says a seat's phone's state in words.
+ * @param {SeatSync | undefined} sync
+ */
+function syncWords(sync) {
+  if (!sync || sync.state === 'saved') return 'saved';
+  const seen = sync.lastSeenAt ? `last seen ${age(Date.parse(sync.lastSeenAt))} ago` : 'not seen yet';
+  if (sync.state === 'silent') return `silent since its last edit · ${seen}`;
+  const since = sync.unsentSince ? ` for ${age(Date.parse(sync.unsentSince))}` : '';
+  return `changes not sent yet${since}`;
+}
+
+/**
+ * syncNote is a seat row's note on its phone, when it holds unsent changes.
+ * @param {import('../sync/api.js').Seat} s
+ */
+function syncNote(s) {
+  const sync = /** @type {any} */ (s).sync;
+  if (!sync || (sync.state === 'saved' && !(s.claimed && sync.lastSeenAt))) return null;
+  return h('span', { class: ['seat-sync', `sync-${sync.state}`], dataset: { testid: `sync-${s.seat}` } }, syncWords(sync));
+}
+
+/**
+ * listNames joins names: "Ana", "Ana and Ben", "Ana, Ben and Cy".
+ * @param {string[]} names
+ */
+function listNames(names) {
+  if (names.length <= 1) return names.join('');
+  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }
 
 /**
@@ -515,11 +691,15 @@ function joinView({ root, spec, code, table: first }) {
   async function claim(i) {
     problem.hidden = true;
     list.querySelectorAll('button').forEach((b) => { /** @type {HTMLButtonElement} */ (b).disabled = true; });
+    const req = claimSeat(code, i);
+    const quiet = waitNote(req, () => show('Waiting for the server: your seat is taken as soon as it answers.'));
     try {
-      const r = await claimSeat(code, i);
+      const r = await req;
+      quiet();
       saveTableAuth(code, { seat: i, seatToken: r.seatToken });
       follow.leave();
     } catch (err) {
+      quiet();
       if (!(err instanceof ApiError)) throw err;
       show(err.status === 409 ? `Someone else took ${table.seats[i]?.name ?? 'that seat'} just now. Pick another, or join as a new player.` : err.message);
       draw();
@@ -537,11 +717,15 @@ function joinView({ root, spec, code, table: first }) {
       return;
     }
     joinBtn.disabled = true;
+    const req = joinTable(code, name.trim());
+    const quiet = waitNote(req, () => show('Waiting for the server: you join as soon as it answers.'));
     try {
-      const r = await joinTable(code, name.trim());
+      const r = await req;
+      quiet();
       saveTableAuth(code, { seat: r.seat, seatToken: r.seatToken });
       follow.leave();
     } catch (err) {
+      quiet();
       if (!(err instanceof ApiError)) throw err;
       const lost = markProblems(newPanel, err.fields, 'error');
       if (!err.fields.length || lost.length) show(lost.length ? lost.map((f) => f.detail).join(' ') : err.message);
@@ -584,27 +768,31 @@ function seatView({ root, spec, code, table: first }, form, seat, token, host) {
   // baseVersion the table version it was known at: the If-Match of a save.
   let synced = canon(table.seats[seat].board);
   let baseVersion = table.version;
-  let dirty = false;
-  let saving = false;
   let closed = false;
   let leaving = false;
   let formGen = 0;
   let phase = hotelGame ? hotelPhase(table, spec) : 'board';
+
+  // A board typed on this phone that the server has not acknowledged
+  // (before a reload, a crash, a phone put away) is in the outbox: it is
+  // shown, and the outbox goes on sending it.
+  const held = pendingBoard(code, seat);
+  if (held) board = copyOf(held.board);
 
   const live = watchTable(code, apply);
   const notice = h('div', { class: 'notice', role: 'status', hidden: true, dataset: { testid: 'notice' } });
   const lostBanner = h('div', { class: 'banner', role: 'alert', hidden: true });
   const formSlot = h('div', { class: 'form-slot' });
   const hotelSlot = h('div', {});
-  const saveState = h('span', { class: 'save-state', dataset: { testid: 'save-state' } });
   const standingState = h('span', { class: 'standing-state' });
   const chips = h('ol', { class: 'mini-standings', 'aria-label': 'Standings' });
   const hotel = hotelGame ? hotelPanel({ spec, code, token, seat: host ? -1 : seat, host, sheetHost: root, onTable: apply }) : null;
-  const saveSoon = debounce(save, saveDelay);
   const nameOf = () => table.seats[seat]?.name ?? `Player ${seat + 1}`;
   const what = hotelGame ? 'hotel' : 'board';
   const headingText = () => (host ? `${nameOf()}'s ${what}` : `${nameOf()}, your ${what}`);
   const heading = h('h1', {}, headingText());
+  /** @type {import('../sync/api.js').Result | null} standings with this phone's board, from the engine */
+  let local = null;
 
   replace(root,
     h('header', { class: 'topbar' },
@@ -619,17 +807,31 @@ function seatView({ root, spec, code, table: first }, form, seat, token, host) {
     hotelSlot,
     formSlot,
     h('div', { class: 'actionbar standings-bar' },
-      h('p', { class: 'bar-state', 'aria-live': 'polite' }, saveState, standingState),
+      h('p', { class: 'bar-state', 'aria-live': 'polite' }, standingState),
       chips));
+  keepShowing(true);
   drawPhase();
+  rescoreHere();
   drawStandings();
   showProblems();
 
-  const onOnline = () => { if (dirty && !saving) save(); };
-  // A change typed just before leaving is sent at once rather than lost.
-  const onHide = () => saveSoon.flush();
-  window.addEventListener('online', onOnline);
+  // A change typed just before leaving is sent at once rather than at the
+  // next visit (it is kept on the phone either way).
+  const onHide = () => kick();
   window.addEventListener('pagehide', onHide);
+  // The seat's own phone tells the server what it holds, so the host sees
+  // unsent changes: now, whenever that changes, and every few seconds.
+  let hadPending = pendingBoard(code, seat) !== null;
+  const report = () => { if (!host && !closed) reportSync(code, seat, token).catch(() => { /* the table is gone: the screen says so */ }); };
+  const unwatch = host ? () => {} : subscribeOutbox(() => {
+    const has = pendingBoard(code, seat) !== null;
+    if (has !== hadPending) {
+      hadPending = has;
+      report();
+    }
+  });
+  const reporter = host ? undefined : setInterval(() => { if (document.visibilityState === 'visible') report(); }, reportEvery);
+  report();
 
   /** drawPhase shows the board form, the hotel set-up, or the moves. */
   function drawPhase() {
@@ -663,73 +865,62 @@ function seatView({ root, spec, code, table: first }, form, seat, token, host) {
 
   function changed() {
     notice.hidden = true;
-    dirty = true;
-    setSave('Saving…');
-    saveSoon();
+    save();
+    rescoreHere();
+    drawStandings();
+    showProblems();
   }
 
-  /** @param {string} s */
-  function setSave(s) {
-    saveState.textContent = s;
+  /** pending says whether this phone holds a change the server has not acknowledged. */
+  function pending() {
+    return pendingBoard(code, seat) !== null;
   }
 
-  /** save sends the board until what is on screen is on the server. */
-  async function save() {
-    if (saving) return;
-    saving = true;
-    let tries = 0;
-    while (dirty) {
-      dirty = false;
-      const body = boardRequest(form, board);
-      try {
-        const res = await putBoard(code, seat, token, body, baseVersion);
-        synced = canon(body);
-        baseVersion = Math.max(baseVersion, res.version);
-        if (res.version > table.version) {
-          table = {
-            ...table, version: res.version, standings: res.standings, errors: res.errors ?? [],
-            seats: table.seats.map((s, i) => (i === seat ? { ...s, board: body } : s)),
-          };
-          afterTable();
-        }
-        setSave(dirty ? 'Saving…' : 'Saved');
-      } catch (err) {
-        if (!(err instanceof ApiError)) {
-          saving = false;
-          throw err;
-        }
-        if (err.status === 0) {
-          dirty = true;
-          setSave('Not saved yet: offline. It saves when the connection is back.');
-          break;
-        }
-        if (err.status === 409 && err.currentVersion !== undefined && ++tries <= maxRetries) {
-          const fresh = await getTable(code).catch(() => null);
-          if (!fresh) {
-            dirty = true;
-            setSave('Not saved yet: the table could not be read.');
-            break;
-          }
-          if (canon(fresh.seats[seat]?.board) === synced) {
-            // Only other seats changed: this edit still applies on top.
-            baseVersion = fresh.version;
-            dirty = true;
-            takeTable(fresh);
-            continue;
-          }
-          takeTable(fresh);
-          if (closed) break;
-          adoptServerBoard(host
-            ? `${nameOf()}'s board was changed on another phone while you edited it. That version is shown now: check your last change.`
-            : 'The host changed your board while you were editing it. Their version is shown now: check your last change.');
-          break;
-        }
-        setSave(`Not saved: ${capitalize(err.message)}`);
-        if (err.status === 409) live.refresh();
-        break;
+  /**
+   * save hands the board to the outbox at once, so it is on the phone; the
+   * outbox sends it once typing pauses, and until the server has it (a
+   * newer board replaces one still waiting).
+   */
+  function save() {
+    const body = boardRequest(form, board);
+    putBoard(code, seat, token, body, baseVersion, host ? `${nameOf()}'s board` : 'your board', saveDelay).then((res) => {
+      baseVersion = Math.max(baseVersion, res.version);
+      if (!pending()) {
+        // The last write delivered carried the board as it is now.
+        synced = canon(boardRequest(form, board));
       }
+      if (res.version > table.version) {
+        table = {
+          ...table, version: res.version, standings: res.standings, errors: res.errors ?? [],
+          seats: table.seats.map((s, i) => (i === seat ? { ...s, board: boardRequest(form, board) } : s)),
+        };
+        keepTable(table);
+        afterTable();
+      }
+    }, (err) => {
+      if (closed) return;
+      if (err instanceof ApiError && err.status === 409) live.refresh();
+      notice.textContent = `Not saved: ${capitalize(err.message)}`;
+      notice.hidden = false;
+    });
+  }
+
+  /**
+   * rescoreHere scores the table with this phone's board in the browser,
+   * so the standings follow every change without a round trip.
+   */
+  function rescoreHere() {
+    const engine = /** @type {any} */ (engineReady());
+    if (!engine || phase === 'playing' || !pending()) {
+      local = null;
+      return;
     }
-    saving = false;
+    const req = {
+      players: table.seats.map((s, i) => ({ name: s.name, board: i === seat ? boardRequest(form, board) : s.board })),
+      variants: table.variants ?? {},
+    };
+    const a = engine.score(spec.id, req);
+    local = a.status === 200 ? a.body : null;
   }
 
   /**
@@ -760,12 +951,13 @@ function seatView({ root, spec, code, table: first }, form, seat, token, host) {
     if (phase === 'playing' || server === synced) {
       synced = server;
       baseVersion = Math.max(baseVersion, t.version);
-    } else if (!dirty && !saving) {
+    } else if (!pending()) {
       adoptServerBoard(host ? `${nameOf()} changed this board on their phone.` : 'The host changed your board.');
     }
-    // else a save is on its way: its If-Match is stale, and the 409 decides.
+    // else this phone's change is on its way: it is applied on top.
     if (phase !== before) drawPhase();
     else if (hotel && phase !== 'setup') hotel.update(t);
+    rescoreHere();
     afterTable();
   }
 
@@ -778,12 +970,9 @@ function seatView({ root, spec, code, table: first }, form, seat, token, host) {
     board = copyOf(server);
     synced = canon(server);
     baseVersion = table.version;
-    dirty = false;
-    saveSoon.cancel();
     drawForm();
     notice.textContent = why;
     notice.hidden = false;
-    setSave('Saved');
   }
 
   /** afterTable redraws what depends on the whole table. */
@@ -793,26 +982,34 @@ function seatView({ root, spec, code, table: first }, form, seat, token, host) {
     showProblems();
   }
 
+  /** standings are this phone's while it holds a change, else the server's. */
+  function standings() {
+    return local ?? table.standings;
+  }
+
   function drawStandings() {
+    const st = standings();
     replace(chips, table.seats.map((s, i) => {
-      const r = resultOf(table, i);
-      return h('li', { class: ['chip-standing', i === seat && 'me', r?.winner && table.standings?.complete && 'lead'] },
+      const r = st?.results[i];
+      return h('li', { class: ['chip-standing', i === seat && 'me', r?.winner && st?.complete && 'lead'] },
         h('span', { class: 'cs-rank' }, r ? ordinal(r.rank) : '–'),
         h('span', { class: 'cs-name' }, s.name),
         h('strong', { class: 'cs-total', dataset: { testid: `standing-${i}` } }, r ? String(r.total) : '–'));
     }));
     const others = table.errors.filter((e) => playerOf(e.pointer) !== seat);
     const mine = table.errors.filter((e) => playerOf(e.pointer) === seat);
-    standingState.textContent = table.standings
-      ? (table.standings.complete ? 'final: the host can finish' : 'standings live')
-      : mine.length ? 'standings wait for this board' : others.length ? 'standings wait for another board' : '';
+    standingState.textContent = local
+      ? (local.complete ? 'final with your change' : 'with your change')
+      : table.standings
+        ? (table.standings.complete ? 'final: the host can finish' : 'standings live')
+        : mine.length ? 'standings wait for this board' : others.length ? 'standings wait for another board' : '';
   }
 
   /** showProblems marks this seat's errors and warnings at its fields. */
   function showProblems() {
     clearProblems(formSlot);
-    const errors = table.errors.filter((e) => playerOf(e.pointer) === seat);
-    const warnings = resultOf(table, seat)?.warnings ?? [];
+    const errors = local ? [] : table.errors.filter((e) => playerOf(e.pointer) === seat);
+    const warnings = standings()?.results[seat]?.warnings ?? [];
     const lost = phase === 'playing' ? errors : markProblems(formSlot, errors, 'error');
     if (phase !== 'playing') markProblems(formSlot, warnings, 'warning');
     replace(lostBanner, lost.map((e) => h('p', {}, capitalize(e.detail))));
@@ -820,11 +1017,12 @@ function seatView({ root, spec, code, table: first }, form, seat, token, host) {
   }
 
   return () => {
-    // The screen goes; a save still pending is sent all the same.
+    // The screen goes; the outbox goes on sending what it holds.
     closed = true;
-    saveSoon.flush();
     live.close();
-    window.removeEventListener('online', onOnline);
+    unwatch();
+    clearInterval(reporter);
+    keepShowing(false);
     window.removeEventListener('pagehide', onHide);
   };
 }
