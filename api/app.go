@@ -131,9 +131,11 @@ func New(cfg Config) (*fiber.App, error) {
 }
 
 // securityHeaders sets a strict CSP and the usual hardening headers. The
-// PWA has no inline script or style, so 'self' is all it needs.
+// PWA has no inline script or style, so 'self' is all it needs;
+// 'wasm-unsafe-eval' lets it compile the rules engine's WebAssembly and
+// still allows no eval of JavaScript.
 func securityHeaders(c *fiber.Ctx) error {
-	c.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; "+
+	c.Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "+
 		"img-src 'self' data:; connect-src 'self'; manifest-src 'self'; worker-src 'self'; "+
 		"object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
 	c.Set("X-Content-Type-Options", "nosniff")

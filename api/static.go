@@ -103,6 +103,10 @@ func sendFile(c *fiber.Ctx, name string, b []byte) error {
 		ctype = "text/javascript; charset=utf-8"
 	case ".webmanifest":
 		ctype = "application/manifest+json"
+	case ".wasm":
+		// WebAssembly.instantiateStreaming refuses any other type, and the
+		// system's MIME tables need not know .wasm.
+		ctype = "application/wasm"
 	case "":
 		ctype = "application/octet-stream"
 	}

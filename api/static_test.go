@@ -27,6 +27,8 @@ func TestAppShell(t *testing.T) {
 	}{
 		{"/assets/" + version + "/app.js", "text/javascript; charset=utf-8", "public, max-age=31536000, immutable", 200},
 		{"/assets/0123456789ab/app.js", "text/javascript; charset=utf-8", "no-cache", 200},
+		{"/assets/" + version + "/engine/engine.js", "text/javascript; charset=utf-8", "public, max-age=31536000, immutable", 200},
+		{"/assets/" + version + "/engine/engine.wasm", "application/wasm", "public, max-age=31536000, immutable", 200},
 		{"/sw.js", "text/javascript; charset=utf-8", "no-cache", 200},
 		{"/manifest.webmanifest", "application/manifest+json", "no-cache", 200},
 		{"/t/ABC234", "text/html; charset=utf-8", "no-cache", 200},
