@@ -4,9 +4,11 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -50,6 +52,9 @@ type Config struct {
 	// LANAddr, when set, replaces the lookup of this machine's LAN address
 	// used in join links for requests to localhost (tests pin it).
 	LANAddr func() string
+	// IdempotencyTTL is how long an Idempotency-Key and its answer are
+	// kept; zero means 24 hours.
+	IdempotencyTTL time.Duration
 }
 
 // server holds what the handlers share.
@@ -62,6 +67,9 @@ type server struct {
 	limiter fiber.Handler
 	// createLimit bounds creations per client address.
 	createLimit fiber.Handler
+	// lastPurge is when expired idempotency keys were last deleted.
+	purgeMu   sync.Mutex
+	lastPurge time.Time
 }
 
 // New builds the Fiber app with every route and middleware.
@@ -77,6 +85,9 @@ func New(cfg Config) (*fiber.App, error) {
 	}
 	if cfg.Broker == nil {
 		cfg.Broker = models.NewMemoryBroker()
+	}
+	if cfg.IdempotencyTTL <= 0 {
+		cfg.IdempotencyTTL = defaultIdempotencyTTL
 	}
 	a, err := loadAssets()
 	if err != nil {
@@ -127,6 +138,7 @@ func New(cfg Config) (*fiber.App, error) {
 	app.Use(plainBodies)
 	app.Use(s.logRequests)
 	s.routes(app)
+	s.purgeExpired(context.Background())
 	return app, nil
 }
 

@@ -71,6 +71,12 @@ func toProblem(err error) (problem, bool) {
 		return newProblem(fiber.StatusUnprocessableEntity, ie.Reason, nil), true
 	case errors.Is(err, models.ErrBadImport):
 		return newProblem(fiber.StatusUnprocessableEntity, "this file cannot be imported", nil), true
+	case errors.Is(err, models.ErrInProgress):
+		p := newProblem(fiber.StatusConflict, "a request with this Idempotency-Key is still running: try again in a moment", nil)
+		p.Type = "/api/problems/in-progress"
+		return p, true
+	case errors.Is(err, models.ErrKeyReused):
+		return newProblem(fiber.StatusUnprocessableEntity, "this Idempotency-Key was already used for a different request", nil), true
 	case errors.Is(err, models.ErrFinished):
 		return newProblem(fiber.StatusConflict, "this table is finished: its boards can no longer change", nil), true
 	case errors.Is(err, models.ErrTableFull):

@@ -2,9 +2,12 @@ package api
 
 import "github.com/gofiber/fiber/v2"
 
-// routes lists every route of the app, one per line. The import route
-// comes before limitBody, which holds every route after it to BodyLimit.
+// routes lists every route of the app, one per line. Idempotency keys
+// come first, so that a replay runs nothing, not even a rate limit. The
+// import route comes before limitBody, which holds every route after it
+// to BodyLimit.
 func (s *server) routes(app *fiber.App) {
+	app.Use("/api", s.idempotent)
 	app.Post("/api/v1/groups/import", s.createLimit, s.importGroup)
 	app.Use(limitBody)
 	app.Get("/healthz", s.health)

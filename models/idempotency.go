@@ -32,7 +32,8 @@ type IdempotentAnswer struct {
 	Status      int
 	ContentType string
 	Location    string
-	Body        []byte
+	// Body is kept as given; the API seals it, since answers hold tokens.
+	Body []byte
 }
 
 type idempotencyRow struct {
