@@ -2,6 +2,7 @@ package api
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -46,7 +47,9 @@ const heartbeat = 15 * time.Second
 // tableEvents answers GET /api/v1/tables/{code}/events: a Server-Sent Events
 // stream with an event "table" carrying the table JSON on every change. The
 // event id is the table version; a client that resumes with Last-Event-ID
-// gets the current table at once only if it changed since.
+// gets the current table at once only if it changed since. A change that
+// leaves the version alone, a seat's sync state, comes as another event
+// with the same id.
 func (s *server) tableEvents(c *fiber.Ctx) error {
 	// Subscribe before reading the table, so a change saved in between is
 	// not lost; an event the stream has already covered is skipped below.
@@ -80,6 +83,7 @@ func (s *server) tableEvents(c *fiber.Ctx) error {
 			writeEvent(w, models.Event{Version: t.Version, Data: first})
 		}
 		last = t.Version // the client has the table as read: skip up to it
+		sent := first    // a change at the same version differs from this
 		if w.Flush() != nil {
 			return
 		}
@@ -91,9 +95,11 @@ func (s *server) tableEvents(c *fiber.Ctx) error {
 				if !open {
 					return // shutting down
 				}
-				if ev, ok := sub.Latest(); ok && ev.Version > last {
+				// A change that leaves the version alone (a phone's
+				// sync state) comes at the same version, with new data.
+				if ev, ok := sub.Latest(); ok && (ev.Version > last || ev.Version == last && !bytes.Equal(ev.Data, sent)) {
 					writeEvent(w, ev)
-					last = ev.Version
+					last, sent = ev.Version, ev.Data
 				}
 			case <-tick.C:
 				fmt.Fprintf(w, ": heartbeat\n\n")

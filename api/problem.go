@@ -22,6 +22,9 @@ type problem struct {
 	// MergeInto is the player a rename collided with: the two are
 	// probably one person, and the client can offer to merge them.
 	MergeInto string `json:"mergeInto,omitempty"`
+	// Seats are the seats whose phones hold unsent edits, when finishing
+	// would lose them.
+	Seats []unsentSeat `json:"seats,omitempty"`
 }
 
 // httpError is an error a handler returns when it knows the status to send.
@@ -77,6 +80,8 @@ func toProblem(err error) (problem, bool) {
 		return p, true
 	case errors.Is(err, models.ErrKeyReused):
 		return newProblem(fiber.StatusUnprocessableEntity, "this Idempotency-Key was already used for a different request", nil), true
+	case errors.As(err, new(*unsentError)):
+		return unsentProblem(err), true
 	case errors.Is(err, models.ErrFinished):
 		return newProblem(fiber.StatusConflict, "this table is finished: its boards can no longer change", nil), true
 	case errors.Is(err, models.ErrTableFull):

@@ -20,6 +20,7 @@ func (s *server) routes(app *fiber.App) {
 	app.Post("/api/v1/tables/:code/seats", s.guessLimit, s.answerErrors, s.joinTable)
 	app.Post("/api/v1/tables/:code/seats/:seat/claim", s.guessLimit, s.answerErrors, s.claimSeat)
 	app.Put("/api/v1/tables/:code/seats/:seat/board", s.putBoard)
+	app.Put("/api/v1/tables/:code/seats/:seat/sync", s.reportSync)
 	app.Get("/api/v1/tables/:code/qr.png", s.guessLimit, s.answerErrors, s.tableQRPNG)
 	app.Get("/api/v1/tables/:code/qr.svg", s.guessLimit, s.answerErrors, s.tableQRSVG)
 	app.Get("/api/v1/tables/:code/events", s.guessLimit, s.answerErrors, s.tableEvents)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -60,6 +61,8 @@ type seatView struct {
 	Name    string          `json:"name"`
 	Claimed bool            `json:"claimed"`
 	Board   json.RawMessage `json:"board"`
+	// Sync says whether the seat's phone holds edits it has not sent.
+	Sync syncView `json:"sync"`
 }
 
 type joinRequest struct {
@@ -199,7 +202,10 @@ func (s *server) putBoard(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	code, err := s.authorize(c, seat)
+	code, role, err := s.identify(c)
+	if err == nil {
+		err = permit(role, seat)
+	}
 	if err != nil {
 		return err
 	}
@@ -214,7 +220,13 @@ func (s *server) putBoard(c *fiber.Ctx) error {
 	if err := s.checkUntracked(c.UserContext(), code); err != nil {
 		return err
 	}
-	if _, err := s.store.SaveBoard(c.UserContext(), code, seat, board, ifVersion); err != nil {
+	// The seat's own phone sends its edits as one board: once it is in,
+	// nothing of the seat waits on that phone.
+	save := s.store.SaveBoard
+	if !role.Host {
+		save = s.store.SaveOwnBoard
+	}
+	if _, err := save(c.UserContext(), code, seat, board, ifVersion); err != nil {
 		return err
 	}
 	v, err := s.publish(c, code)
@@ -242,9 +254,15 @@ func (s *server) checkUntracked(ctx context.Context, code string) error {
 	return nil
 }
 
-// finishTable answers POST /api/v1/tables/{code}/finish (host only).
+// finishTable answers POST /api/v1/tables/{code}/finish (host only). It
+// refuses while phones hold unsent edits, unless the body says
+// {"force": true}.
 func (s *server) finishTable(c *fiber.Ctx) error {
 	code, err := s.authorize(c, -1)
+	if err != nil {
+		return err
+	}
+	force, err := finishForced(c)
 	if err != nil {
 		return err
 	}
@@ -252,7 +270,7 @@ func (s *server) finishTable(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := finishable(t, v); err != nil {
+	if err := finishable(t, v, force); err != nil {
 		return err
 	}
 	standings, err := json.Marshal(v.Standings)
@@ -273,10 +291,16 @@ func (s *server) finishTable(c *fiber.Ctx) error {
 	return c.JSON(fiber.Map{"playId": playID, "standings": v.Standings})
 }
 
-// finishable says why a table cannot be finished yet, or nil.
-func finishable(t *models.Table, v tableView) error {
+// finishable says why a table cannot be finished yet, or nil. Unsent
+// edits are told before broken boards: the missing edit may be the fix.
+func finishable(t *models.Table, v tableView, force bool) error {
 	if t.Status == models.StatusFinished {
 		return errorf(fiber.StatusConflict, "this table is already finished")
+	}
+	if !force {
+		if err := unsentEdits(v); err != nil {
+			return err
+		}
 	}
 	if v.Standings == nil {
 		return &scoring.ValidationError{Errors: v.Errors}
@@ -319,12 +343,12 @@ func (s *server) loadView(ctx context.Context, code string) (*models.Table, tabl
 	if err != nil {
 		return nil, tableView{}, err
 	}
-	return t, view(t, moves), nil
+	return t, view(t, moves, s.cfg.Now()), nil
 }
 
-// view builds the table JSON, scoring the boards as they stand; a tracked
-// Insektenhotel table is scored from the hotels its moves built.
-func view(t *models.Table, moves []scoring.HotelMove) tableView {
+// view builds the table JSON at now, scoring the boards as they stand; a
+// tracked Insektenhotel table is scored from the hotels its moves built.
+func view(t *models.Table, moves []scoring.HotelMove, now time.Time) tableView {
 	v := tableView{Code: t.Code, Game: t.Game, Status: string(t.Status), Variants: t.Variants,
 		Seats: make([]seatView, len(t.Seats)), Errors: []scoring.FieldError{}, Version: t.Version}
 	if v.Variants == nil {
@@ -336,7 +360,7 @@ func view(t *models.Table, moves []scoring.HotelMove) tableView {
 		if len(board) == 0 {
 			board = json.RawMessage("null")
 		}
-		v.Seats[i] = seatView{Seat: st.Seat, Name: st.Name, Claimed: st.Claimed, Board: board}
+		v.Seats[i] = seatView{Seat: st.Seat, Name: st.Name, Claimed: st.Claimed, Board: board, Sync: syncOf(st.Sync, now)}
 		req.Players[i] = scoring.PlayerInput{Name: st.Name, Board: board}
 	}
 	if len(moves) > 0 {

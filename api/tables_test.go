@@ -22,6 +22,9 @@ var codePattern = regexp.MustCompile(`^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{6}$`)
 // minTokenLen is 128 random bits or more, base64url-encoded.
 const minTokenLen = 43
 
+// neverHeard is the sync state of a seat whose phone never reported.
+var neverHeard = map[string]any{"state": "saved", "unsent": 0, "unsentSince": nil, "lastSeenAt": nil}
+
 // bearer is the Authorization header of token.
 func bearer(token string) map[string]string {
 	return map[string]string{"Authorization": "Bearer " + token}
@@ -243,8 +246,8 @@ func TestTableSession(t *testing.T) {
 			{name: "get", method: "GET", path: base, status: 200, wantHeader: map[string]string{"ETag": `"1"`},
 				want: map[string]any{"/code": code, "/game": "insektenhotel", "/status": "open", "/version": 1,
 					"/variants": map[string]any{}, "/errors": []any{},
-					"/seats/0": map[string]any{"seat": 0, "name": "Ana", "claimed": false, "board": nil},
-					"/seats/1": map[string]any{"seat": 1, "name": "Ben", "claimed": false, "board": nil}},
+					"/seats/0": map[string]any{"seat": 0, "name": "Ana", "claimed": false, "board": nil, "sync": neverHeard},
+					"/seats/1": map[string]any{"seat": 1, "name": "Ben", "claimed": false, "board": nil, "sync": neverHeard}},
 				check: lacks("hotel")},
 			{name: "code in lower case", method: "GET", path: "/api/v1/tables/" + strings.ToLower(code), status: 200,
 				want: map[string]any{"/code": code}},
@@ -270,7 +273,7 @@ func TestTableSession(t *testing.T) {
 			{name: "claim at an unknown table", method: "POST", path: "/api/v1/tables/ZZZZZZ/seats/0/claim", status: 404},
 			{name: "get after joining", method: "GET", path: base, status: 200, wantHeader: map[string]string{"ETag": `"3"`},
 				want: map[string]any{"/version": 3, "/seats/0/claimed": true, "/seats/1/claimed": false,
-					"/seats/2": map[string]any{"seat": 2, "name": "Cleo", "claimed": true, "board": nil}}},
+					"/seats/2": map[string]any{"seat": 2, "name": "Cleo", "claimed": true, "board": nil, "sync": neverHeard}}},
 		})
 	})
 	if cleo == "" || ana == "" {
