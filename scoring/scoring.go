@@ -1,7 +1,8 @@
 // Package scoring holds the rules of the three games: how a final board is
 // validated and scored, and how ties are broken; and the OpenSkill rating
 // of players across plays. It is pure: standard library only, no clock, no
-// I/O, so every rule can be tested as a table of boards.
+// I/O, so every rule can be tested as a table of boards, and the same code
+// runs in the browser as WebAssembly (cmd/insectscore-engine).
 //
 // A game is one file that registers itself with Register in an init function.
 // Score runs the checks every game shares (player count, names, variants),
@@ -207,7 +208,7 @@ func Lookup(id string) (Game, bool) {
 
 // Find returns the game with the given id, or a 404 RequestError.
 func Find(id string) (Game, error) {
-	g, ok := registry[id]
+	g, ok := Lookup(id)
 	if !ok {
 		return nil, &RequestError{Status: 404, Detail: fmt.Sprintf("there is no game %q", id)}
 	}
