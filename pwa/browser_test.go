@@ -381,18 +381,10 @@ func (b *browser) step(ptr string, n int) {
 // and reads the result: columns green 4, black 4, yellow 5; rows moth 2,
 // butterfly 8, beetle 5; two unused tokens; one Display Tool bonus taken as
 // 5 points and one as a token. 5 + 28 + 1 = 34, "decent" on the solo chart.
-func TestBrowserInsectariumRulebookExample(t *testing.T) {
-	base := startApp(t)
-	b := newBrowser(t, base)
-
-	b.do(
-		chromedp.Navigate(base+"/"),
-		chromedp.WaitVisible(chromedp.CSS(`a.game-btn[href="/score/insectarium"]`)),
-	)
-	b.screenshot("home")
-	b.do(chromedp.Click(chromedp.CSS(`a.game-btn[href="/score/insectarium"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`button`+pointer("/players/0/board/grid/0/0"))))
-
+// enterInsectariumExample enters the rulebook's end-of-game example as
+// player 1's board: 34 points, "Decent" solo.
+func enterInsectariumExample(b *browser) {
+	b.t.Helper()
 	// Row tokens moth, butterfly, beetle; column tokens green, black, yellow.
 	// Each card scores where its insect matches its row or its colour its
 	// column; every tool appears twice, so two bonuses are covered.
@@ -415,6 +407,21 @@ func TestBrowserInsectariumRulebookExample(t *testing.T) {
 	b.step("/players/0/board/supply", 2)
 	b.step("/players/0/board/toolBonusesForPoints", 1)
 	b.step("/players/0/board/toolBonusesForTokens", 1)
+}
+
+func TestBrowserInsectariumRulebookExample(t *testing.T) {
+	base := startApp(t)
+	b := newBrowser(t, base)
+
+	b.do(
+		chromedp.Navigate(base+"/"),
+		chromedp.WaitVisible(chromedp.CSS(`a.game-btn[href="/score/insectarium"]`)),
+	)
+	b.screenshot("home")
+	b.do(chromedp.Click(chromedp.CSS(`a.game-btn[href="/score/insectarium"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`button`+pointer("/players/0/board/grid/0/0"))))
+
+	enterInsectariumExample(b)
 
 	b.waitText(`[data-testid=live-total]`, "34")
 	b.do(chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, document.body.scrollHeight)`))
@@ -527,20 +534,16 @@ var wreathLabels = map[string]string{"mary-kingsley": "Mary Kingsley", "maria-si
 // researcher's favourites, no European insect and two journal fragments, makes
 // 32; George, 15 on the track, one favourite, insects from all five continents
 // and three fragments, makes 31. Laura's 12th tile ended the game; she wins.
-func TestBrowserInsectaRulebookExample(t *testing.T) {
-	base := startApp(t)
-	b := newBrowser(t, base)
-	b.do(chromedp.Navigate(base+"/score/insecta"),
-		chromedp.WaitVisible(chromedp.CSS(`#panel-0 button.tile[data-row="0"][data-col="0"]`)))
-	b.rename(1, "George")
-	b.rename(0, "Laura")
-	if os.Getenv("INSECTSCORE_SCREENSHOTS") != "" {
-		b.do(chromedp.Click(chromedp.CSS(`.variants summary`)))
-		b.screenshot("insecta-house-rules")
-		b.do(chromedp.Click(chromedp.CSS(`.variants summary`)))
-	}
+// insectaMail is a mail tile of the rulebook example.
+func insectaMail(r, c int) tile {
+	return tile{row: r, col: c, institution: "entomological-society", points: 2}
+}
 
-	mail := func(r, c int) tile { return tile{row: r, col: c, institution: "entomological-society", points: 2} }
+// enterLaura enters Laura's collection of the Insecta rulebook example as
+// player 1: 32 points.
+func enterLaura(b *browser) {
+	b.t.Helper()
+	mail := insectaMail
 	// Insects on a checkerboard with mail between them: each insect touches
 	// a mail tile orthogonally, so the layout is legal.
 	laura := []tile{
@@ -557,6 +560,41 @@ func TestBrowserInsectaRulebookExample(t *testing.T) {
 	for _, tl := range laura {
 		b.enterTile(0, tl)
 	}
+}
+
+// enterGeorge enters George's collection as player 2 (his tab open): 31 points.
+func enterGeorge(b *browser) {
+	b.t.Helper()
+	mail := insectaMail
+	george := []tile{
+		{row: 0, col: 0, continent: "africa", order: "coleoptera", size: "small"}, mail(0, 1),
+		{row: 0, col: 2, continent: "america", order: "hemiptera", size: "large", wreath: "maria-sibylla-merian"}, mail(0, 3),
+		{row: 0, col: 4, continent: "asia", order: "lepidoptera", size: "medium"},
+		mail(1, 0), {row: 1, col: 1, continent: "europe", order: "orthoptera", size: "small"},
+		mail(1, 2), {row: 1, col: 3, continent: "oceania", order: "hymenoptera", size: "large"}, mail(1, 4),
+	}
+	b.choose(pointer("/players/1/board/researcher"), "maria-sibylla-merian", "Maria Sibylla Merian")
+	b.typeNumber(pointer("/players/1/board/track"), 15)
+	b.tap(pointer("/players/1/board/fragments"), "3")
+	for _, tl := range george {
+		b.enterTile(1, tl)
+	}
+}
+
+func TestBrowserInsectaRulebookExample(t *testing.T) {
+	base := startApp(t)
+	b := newBrowser(t, base)
+	b.do(chromedp.Navigate(base+"/score/insecta"),
+		chromedp.WaitVisible(chromedp.CSS(`#panel-0 button.tile[data-row="0"][data-col="0"]`)))
+	b.rename(1, "George")
+	b.rename(0, "Laura")
+	if os.Getenv("INSECTSCORE_SCREENSHOTS") != "" {
+		b.do(chromedp.Click(chromedp.CSS(`.variants summary`)))
+		b.screenshot("insecta-house-rules")
+		b.do(chromedp.Click(chromedp.CSS(`.variants summary`)))
+	}
+
+	enterLaura(b)
 	b.waitText(`#tab-0 .tab-total`, "32")
 	b.do(chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
 	b.screenshot("insecta-form")
@@ -576,19 +614,7 @@ func TestBrowserInsectaRulebookExample(t *testing.T) {
 	b.screenshot("insecta-form-bottom")
 
 	b.do(chromedp.Click(chromedp.CSS(`#tab-1`)), chromedp.WaitVisible(chromedp.CSS(`#panel-1`)))
-	george := []tile{
-		{row: 0, col: 0, continent: "africa", order: "coleoptera", size: "small"}, mail(0, 1),
-		{row: 0, col: 2, continent: "america", order: "hemiptera", size: "large", wreath: "maria-sibylla-merian"}, mail(0, 3),
-		{row: 0, col: 4, continent: "asia", order: "lepidoptera", size: "medium"},
-		mail(1, 0), {row: 1, col: 1, continent: "europe", order: "orthoptera", size: "small"},
-		mail(1, 2), {row: 1, col: 3, continent: "oceania", order: "hymenoptera", size: "large"}, mail(1, 4),
-	}
-	b.choose(pointer("/players/1/board/researcher"), "maria-sibylla-merian", "Maria Sibylla Merian")
-	b.typeNumber(pointer("/players/1/board/track"), 15)
-	b.tap(pointer("/players/1/board/fragments"), "3")
-	for _, tl := range george {
-		b.enterTile(1, tl)
-	}
+	enterGeorge(b)
 	b.waitText(`#tab-1 .tab-total`, "31")
 
 	b.do(chromedp.Click(chromedp.CSS(`[data-testid=see-results]`)),

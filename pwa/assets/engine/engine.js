@@ -41,6 +41,20 @@ let engine = null;
 /** @type {Promise<Engine> | null} */
 let loading = null;
 
+/** @type {(e: Engine) => void} */
+let announce = () => {};
+/** @type {Promise<Engine>} resolves the first time the engine is ready */
+const ready = new Promise((resolve) => { announce = resolve; });
+
+/**
+ * Resolves once the engine has loaded, without starting to load it: a
+ * screen that scored through the server until then can score again here.
+ * @returns {Promise<Engine>}
+ */
+export function whenEngineReady() {
+  return ready;
+}
+
 /**
  * Returns the engine when it has loaded, and null before (or after it
  * stopped), without waiting.
@@ -95,6 +109,7 @@ async function start() {
   };
   exited.then(stopped, stopped);
   engine = started;
+  announce(started);
   return started;
 }
 

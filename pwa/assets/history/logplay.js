@@ -9,7 +9,7 @@
 //   /plays/{id}/edit      edit a recorded play
 
 import { h, replace, uid } from '../ui/dom.js';
-import { ApiError, editPlay, getGame, getPlay, groupPlayers, listGames, logPlay } from '../sync/api.js';
+import { ApiError, editPlay, getGame, getPlay, groupPlayers, listGames, logPlay, unreachable } from '../sync/api.js';
 import { get, put, remove } from '../sync/localdb.js';
 import { register } from '../sync/outbox.js';
 import { currentGroup } from './groupstore.js';
@@ -143,7 +143,12 @@ export async function logPlayScreen(root) {
   let game = games.some((g) => g.id === asked) ? asked : draft?.game ?? '';
   const editorHost = h('div', { class: 'log-editor' });
   /** @type {(() => void) | undefined} */ let stop;
-  const known = await inGroup(root, groupPlayers(currentGroup()));
+  // The group's players are offered as names; without the server (and no
+  // copy of the list) the names are typed, and the play is logged later.
+  const known = await inGroup(root, groupPlayers(currentGroup()).catch((err) => {
+    if (unreachable(err)) return { players: [] };
+    throw err;
+  }));
   if (!known) return undefined;
   const names = known.players.map((p) => p.name);
 

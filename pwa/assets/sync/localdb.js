@@ -5,6 +5,12 @@
 // starts, so screens read it synchronously; every change is written
 // through at once, in order. Where IndexedDB is unavailable (some private
 // modes) the app keeps working from memory for the life of the page.
+//
+// IndexedDB commits a little after a write is made, and a page that goes
+// away in between (a reload, a crashed tab) loses it. So each write is
+// also journalled in localStorage, which writes at once; the journal entry
+// goes when IndexedDB has committed, and one left over is replayed at the
+// next start.
 
 import { createStore, entries, set, del } from './idb-keyval.js';
 
@@ -12,10 +18,15 @@ import { createStore, entries, set, del } from './idb-keyval.js';
 const memory = new Map();
 /** @type {ReturnType<typeof createStore> | null} */
 let store = null;
-/** @type {Promise<void>} the last write, so writes land in order */
+/** @type {Promise<void>} resolves when every write so far has landed */
 let writing = Promise.resolve();
 /** set once a write failed: the phone is keeping things in memory only */
 let failure = '';
+
+const journalPrefix = 'insectscore.journal:';
+/** @type {Map<string, number>} the newest journalled write per key */
+const journalled = new Map();
+let journalSeq = 0;
 
 try {
   store = createStore('insectscore', 'kv');
@@ -23,6 +34,61 @@ try {
 } catch (err) {
   store = null;
   failure = String(err && /** @type {any} */ (err).message || err);
+}
+replayJournal();
+
+/** replayJournal applies the writes a page left in the journal and did not commit. */
+function replayJournal() {
+  /** @type {[string, any][]} */
+  const found = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const jk = localStorage.key(i) ?? '';
+      if (jk.startsWith(journalPrefix)) found.push([jk, JSON.parse(localStorage.getItem(jk) ?? 'null')]);
+    }
+  } catch {
+    return;
+  }
+  for (const [jk, entry] of found) {
+    const key = jk.slice(journalPrefix.length);
+    if (!entry || typeof entry !== 'object') continue;
+    if (entry.removed) remove(key);
+    else put(key, entry.value);
+  }
+}
+
+/**
+ * journal notes a write in localStorage until IndexedDB has it; it returns
+ * the write's number, or 0 when it could not be journalled (too large, no
+ * storage).
+ * @param {string} key
+ * @param {any} entry
+ */
+function journal(key, entry) {
+  const seq = ++journalSeq;
+  try {
+    localStorage.setItem(journalPrefix + key, JSON.stringify(entry));
+  } catch {
+    return 0;
+  }
+  journalled.set(key, seq);
+  return seq;
+}
+
+/**
+ * settle forgets a journalled write once IndexedDB has it, unless a newer
+ * write of the key is journalled since.
+ * @param {string} key
+ * @param {number} seq
+ */
+function settle(key, seq) {
+  if (!seq || journalled.get(key) !== seq) return;
+  journalled.delete(key);
+  try {
+    localStorage.removeItem(journalPrefix + key);
+  } catch {
+    /* nothing to forget */
+  }
 }
 
 /**
@@ -43,7 +109,9 @@ export function get(key) {
  */
 export function put(key, value) {
   memory.set(key, value);
-  return write(() => set(key, value, /** @type {any} */ (store)));
+  if (!store) return Promise.resolve();
+  const seq = journal(key, { value });
+  return write(() => set(key, value, /** @type {any} */ (store))).then(() => settle(key, seq));
 }
 
 /**
@@ -53,7 +121,9 @@ export function put(key, value) {
  */
 export function remove(key) {
   memory.delete(key);
-  return write(() => del(key, /** @type {any} */ (store)));
+  if (!store) return Promise.resolve();
+  const seq = journal(key, { removed: true });
+  return write(() => del(key, /** @type {any} */ (store))).then(() => settle(key, seq));
 }
 
 /**
@@ -82,13 +152,17 @@ export function storageProblem() {
 }
 
 /**
- * write chains one IndexedDB write after the others.
+ * write starts one IndexedDB write at once (not after the last one ends: a
+ * tap just before a reload must reach the disk). IndexedDB runs readwrite
+ * transactions on one store in the order they were made, so writes land
+ * in order all the same.
  * @param {() => Promise<any>} fn
  */
 function write(fn) {
   if (!store) return Promise.resolve();
-  writing = writing.then(fn).then(() => { failure = ''; }, (err) => {
+  const done = fn().then(() => { failure = ''; }, (err) => {
     failure = String(err && err.message || err);
   });
-  return writing;
+  writing = Promise.all([writing, done]).then(() => {});
+  return done;
 }

@@ -41,7 +41,7 @@ import {
 } from '../sync/api.js';
 import { loadTableAuth, saveTableAuth } from '../sync/store.js';
 import { kick, register, subscribe as subscribeOutbox } from '../sync/outbox.js';
-import { engineReady } from '../engine/engine.js';
+import { engineReady, whenEngineReady } from '../engine/engine.js';
 import { age, keepShowing } from '../ui/syncstate.js';
 import { navigate } from '../router.js';
 import { clearProblems, markProblems, playerOf } from '../ui/problems.js';
@@ -814,6 +814,13 @@ function seatView({ root, spec, code, table: first }, form, seat, token, host) {
   rescoreHere();
   drawStandings();
   showProblems();
+  // Once the engine is there, what this phone holds is scored here too.
+  whenEngineReady().then(() => {
+    if (closed) return;
+    rescoreHere();
+    drawStandings();
+    showProblems();
+  });
 
   // A change typed just before leaving is sent at once rather than at the
   // next visit (it is kept on the phone either way).
