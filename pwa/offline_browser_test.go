@@ -51,16 +51,18 @@ func (b *browser) waitForUpTo(d time.Duration, what, cond string) {
 
 // blockRequests makes every request matching a URL pattern fail as if the
 // network were down, while the rest go through (a server that answers some
-// requests and not others); an empty pattern lifts the block.
-func (b *browser) blockRequests(pattern string) {
+// requests and not others); no pattern lifts the block.
+func (b *browser) blockRequests(patterns ...string) {
 	b.t.Helper()
 	b.do(chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
 		if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
 			return err
 		}
 		conds := []*network.Conditions{}
-		if pattern != "" {
-			conds = append(conds, &network.Conditions{URLPattern: pattern, Offline: true, DownloadThroughput: -1, UploadThroughput: -1})
+		for _, pattern := range patterns {
+			if pattern != "" {
+				conds = append(conds, &network.Conditions{URLPattern: pattern, Offline: true, DownloadThroughput: -1, UploadThroughput: -1})
+			}
 		}
 		_, err := chromedp.Call(ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{MatchedNetworkConditions: conds})
 		return err
@@ -338,7 +340,7 @@ func TestBrowserFinishWaitsForUnsent(t *testing.T) {
 		t.Fatal("the table finished while Ben's phone held a change")
 	}
 
-	phone.blockRequests("")
+	phone.blockRequests()
 	host.waitTextNow(`[data-testid=total-1]`, "4")
 	if got := phone.textNow(`h1`); got != "Results" {
 		phone.waitTextNow(`h1`, "Results")

@@ -1,0 +1,136 @@
+package pwa_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// These tests check what the README's figures rest on, and log the figures
+// (go test ./pwa -run 'FirstLoad|TotalLatency' -v): they assert behaviour,
+// never a time.
+
+// firstLoad is what the page's performance timeline says of its load.
+type firstLoad struct {
+	Load      float64 `json:"load"`
+	Nav       float64 `json:"nav"`
+	Resources []struct {
+		Name     string  `json:"name"`
+		Start    float64 `json:"start"`
+		Transfer float64 `json:"transfer"`
+		Body     float64 `json:"body"`
+	} `json:"resources"`
+}
+
+// TestBrowserFirstLoadWithoutEngine loads the home screen on a fresh
+// profile: nothing of the rules engine's WebAssembly is fetched before the
+// page has loaded; it comes afterwards, and then scores.
+func TestBrowserFirstLoadWithoutEngine(t *testing.T) {
+	base := startApp(t)
+	b := newBrowser(t, base)
+	b.do(chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS(`a.game-btn`)))
+	b.waitOfflineReady()
+	got, err := chromedp.Run(b.ctx, chromedp.Evaluate[firstLoad](`(() => {
+		const nav = performance.getEntriesByType('navigation')[0];
+		return {
+			load: nav.loadEventEnd, nav: nav.transferSize,
+			resources: performance.getEntriesByType('resource').map((r) => ({ name: r.name, start: r.startTime, transfer: r.transferSize, body: r.decodedBodySize })),
+		};
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Load <= 0 {
+		t.Fatalf("the page reports no load event end (%v)", got.Load)
+	}
+	bytes, requests := got.Nav, 1
+	for _, r := range got.Resources {
+		engine := strings.HasSuffix(r.Name, "/engine.wasm") || strings.HasSuffix(r.Name, "/wasm_exec.js")
+		if r.Start < got.Load {
+			if engine {
+				t.Errorf("%s was fetched %.0f ms into the page, before it loaded (%.0f ms): the engine must not be on the first load", r.Name, r.Start, got.Load)
+			}
+			bytes += r.Transfer
+			requests++
+		}
+	}
+	t.Logf("first load: %d requests, %.0f bytes transferred (the engine not among them); load event at %.0f ms", requests, bytes, got.Load)
+	b.checkConsole()
+}
+
+// TestBrowserTotalLatency measures, under Chromium's 4× CPU throttling, the
+// time from a change on the board to the new total on screen: with the
+// rules engine in the browser, and through the server (engine not loaded).
+func TestBrowserTotalLatency(t *testing.T) {
+	base := startApp(t)
+	for _, withEngine := range []bool{true, false} {
+		name := map[bool]string{true: "engine", false: "server"}[withEngine]
+		t.Run(name, func(t *testing.T) {
+			b := newBrowser(t, base)
+			if !withEngine {
+				// The engine never starts: every total comes from the server.
+				b.do(chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+					_, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+						Source: `WebAssembly.instantiate = WebAssembly.instantiateStreaming = () => Promise.reject(new Error('no engine in this test'));`,
+					})
+					return err
+				}))
+			}
+			b.do(chromedp.Navigate(base+"/score/insectarium"), chromedp.WaitVisible(chromedp.CSS(`button`+pointer("/players/0/board/grid/0/0"))))
+			if withEngine {
+				b.waitOfflineReady()
+			} else {
+				time.Sleep(2 * time.Second)
+				if ready, _ := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`import(document.querySelector('link[href$="/engine/engine.js"]').href).then((m) => m.engineReady() !== null)`, chromedp.EvalAwaitPromise)); ready {
+					t.Fatal("the engine loaded although its file was blocked")
+				}
+			}
+			b.do(chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+				_, err := chromedp.Call(ctx, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: 4})
+				return err
+			}))
+			const changes = 20
+			times, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]float64](fmt.Sprintf(`(async () => {
+				const total = document.querySelector('[data-testid=live-total]');
+				const field = document.querySelector('[data-pointer="/players/0/board/toolBonusesForPoints"]');
+				const more = field.querySelector('button[aria-label$="one more"]');
+				const less = field.querySelector('button[aria-label$="one less"]');
+				const out = [];
+				for (let i = 0; i < %d; i++) {
+					const before = total.textContent;
+					const changed = new Promise((resolve) => {
+						const mo = new MutationObserver(() => { if (total.textContent !== before) { mo.disconnect(); resolve(); } });
+						mo.observe(total, { childList: true, characterData: true, subtree: true });
+					});
+					const t0 = performance.now();
+					(i %% 2 === 0 ? more : less).click();
+					await changed;
+					out.push(performance.now() - t0);
+					await new Promise((r) => setTimeout(r, 50));
+				}
+				return out;
+			})()`, changes), chromedp.EvalAwaitPromise))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(times) != changes {
+				t.Fatalf("measured %d changes, want %d", len(times), changes)
+			}
+			t.Logf("%s, 4× CPU throttling: change → total median %.1f ms, worst %.1f ms over %d changes", name, median(times), worst(times), changes)
+		})
+	}
+}
+
+func worst(xs []float64) float64 {
+	w := 0.0
+	for _, x := range xs {
+		w = max(w, x)
+	}
+	return w
+}
