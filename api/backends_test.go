@@ -2,17 +2,14 @@ package api
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"net/url"
 	"os"
 	"testing"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/jackc/pgx/v5"
 
 	"insectscore/models"
+	"insectscore/models/pgtest"
 )
 
 // Tests whose subject is what the database keeps run on a fresh SQLite
@@ -26,7 +23,7 @@ func eachBackend(t *testing.T, fn func(t *testing.T, store *models.Store)) {
 	t.Helper()
 	t.Run("sqlite", func(t *testing.T) { fn(t, openTestStore(t, ":memory:")) })
 	if base := os.Getenv("INSECTSCORE_TEST_POSTGRES"); base != "" {
-		t.Run("postgres", func(t *testing.T) { fn(t, openTestStore(t, pgTestSchema(t, base))) })
+		t.Run("postgres", func(t *testing.T) { fn(t, openTestStore(t, pgtest.Schema(t, base))) })
 	}
 }
 
@@ -38,37 +35,6 @@ func openTestStore(t *testing.T, dsn string) *models.Store {
 	}
 	t.Cleanup(func() { store.Close() })
 	return store
-}
-
-// pgTestSchema creates a schema with a random name and returns base with
-// its search_path set to it.
-func pgTestSchema(t *testing.T, base string) string {
-	t.Helper()
-	ctx := context.Background()
-	admin, err := pgx.Connect(ctx, base)
-	if err != nil {
-		t.Fatalf("connect to PostgreSQL: %v", err)
-	}
-	b := make([]byte, 8)
-	rand.Read(b)
-	schema := "insectscore_api_test_" + hex.EncodeToString(b)
-	if _, err := admin.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-		t.Fatalf("create schema: %v", err)
-	}
-	t.Cleanup(func() {
-		if _, err := admin.Exec(ctx, "DROP SCHEMA "+schema+" CASCADE"); err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-		}
-		admin.Close(ctx)
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
 }
 
 // newClockApp is the app on store with a clock the test moves; the app

@@ -3,12 +3,9 @@ package models
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"log/slog"
-	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -16,9 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
+
+	"insectscore/models/pgtest"
 )
 
 // The store tests run on a SQLite file in a temporary directory and, when
@@ -38,7 +36,7 @@ func backends() []backend {
 		return filepath.Join(t.TempDir(), "insectscore.db")
 	}}}
 	if base := os.Getenv("INSECTSCORE_TEST_POSTGRES"); base != "" {
-		bs = append(bs, backend{"postgres", func(t testing.TB) string { return pgSchema(t, base) }})
+		bs = append(bs, backend{"postgres", func(t testing.TB) string { return pgtest.Schema(t, base) }})
 	}
 	return bs
 }
@@ -55,38 +53,6 @@ func eachBackend(t *testing.T, fn func(t *testing.T, dsn string)) {
 func eachStore(t *testing.T, fn func(t *testing.T, s *Store)) {
 	t.Helper()
 	eachBackend(t, func(t *testing.T, dsn string) { fn(t, openStore(t, dsn)) })
-}
-
-// pgSchema creates a schema with a random name and returns base with its
-// search_path set to it, so parallel runs never share tables.
-func pgSchema(t testing.TB, base string) string {
-	t.Helper()
-	admin, err := gorm.Open(postgres.Open(base), &gorm.Config{Logger: logger.Discard})
-	if err != nil {
-		t.Fatalf("connect to PostgreSQL: %v", err)
-	}
-	b := make([]byte, 8)
-	rand.Read(b)
-	schema := "insectscore_test_" + hex.EncodeToString(b)
-	if err := admin.Exec("CREATE SCHEMA " + schema).Error; err != nil {
-		t.Fatalf("create schema: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := admin.Exec("DROP SCHEMA " + schema + " CASCADE").Error; err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-		}
-		if db, err := admin.DB(); err == nil {
-			db.Close()
-		}
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
 }
 
 func testLogger(t testing.TB) *slog.Logger {

@@ -2,21 +2,17 @@ package main
 
 import (
 	"bufio"
-	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
+	"insectscore/models/pgtest"
 )
 
 // TestServeReplicasOnPostgres runs two servers on one PostgreSQL database,
@@ -27,7 +23,7 @@ func TestServeReplicasOnPostgres(t *testing.T) {
 	if base == "" {
 		t.Skip("set INSECTSCORE_TEST_POSTGRES to a PostgreSQL DSN (CI does)")
 	}
-	dsn := freshSchema(t, base)
+	dsn := pgtest.Schema(t, base)
 	done := make(chan error, 2)
 	var urls [2]string
 	for i := range urls {
@@ -97,37 +93,6 @@ func TestServeReplicasOnPostgres(t *testing.T) {
 			t.Fatal("a replica did not shut down within 8 s")
 		}
 	}
-}
-
-// freshSchema makes a schema of its own for this test, dropped afterwards,
-// and returns base with its search_path set to it.
-func freshSchema(t *testing.T, base string) string {
-	t.Helper()
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, base)
-	if err != nil {
-		t.Fatalf("connect to PostgreSQL: %v", err)
-	}
-	b := make([]byte, 8)
-	rand.Read(b)
-	schema := "insectscore_cmd_" + hex.EncodeToString(b)
-	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if _, err := conn.Exec(ctx, "DROP SCHEMA "+schema+" CASCADE"); err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-		}
-		conn.Close(ctx)
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
 }
 
 func decode(t *testing.T, resp *http.Response, v any) {
