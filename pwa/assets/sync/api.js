@@ -452,6 +452,18 @@ outbox.register('sync', {
   },
 });
 
+// Screens that wait for these writes show the server's refusal at the
+// fields it names, or say what to do instead.
+for (const kind of ['createTable', 'join', 'claim', 'createGroup', 'import', 'rename', 'merge']) {
+  outbox.register(kind, { explained: (err) => err instanceof ApiError && err.status >= 400 && err.status < 500 });
+}
+
+// The host's screen explains why a finish was refused: unsent changes
+// (it offers to wait) and boards that break a rule (it marks them).
+outbox.register('finish', {
+  explained: (err) => err instanceof ApiError && (err.type === '/api/problems/unsent-changes' || err.status === 422),
+});
+
 /**
  * finishTable ends the game and records it (host only). Without force the
  * server refuses (409, type /api/problems/unsent-changes) while a seat's

@@ -43,6 +43,8 @@ import { get, put } from './localdb.js';
  * @property {(op: Op, err: any) => Promise<boolean>} [conflict] a 409: fix op (a fresher If-Match) and
  *   resolve true to send it again at once, or false to treat it as refused
  * @property {(op: Op) => any} [body] builds the body when op is sent (a report of the queue's state)
+ * @property {(err: any) => boolean} [explained] the screen that made the write explains this
+ *   refusal itself, so the outbox's strip need not
  */
 
 /**
@@ -85,12 +87,13 @@ let timer;
 let started = false;
 
 /**
- * register names what happens around writes of one kind.
+ * register names what happens around writes of one kind; handlers
+ * registered for a kind by several modules add up.
  * @param {string} kind
  * @param {KindHandlers} handlers
  */
 export function register(kind, handlers) {
-  kinds.set(kind, handlers);
+  kinds.set(kind, { ...kinds.get(kind), ...handlers });
 }
 
 /**
@@ -342,7 +345,7 @@ function finish(op, ok, result) {
     lastError = '';
     // The server answered: any write waiting for it may go now.
     for (const q of queue) if (q.nextAt > Date.now()) q.nextAt = Date.now();
-  } else if (!op.quiet) {
+  } else if (!op.quiet && !h.explained?.(result)) {
     refused = [...refused.slice(-4), { label: op.label, detail: result?.message ?? String(result), at: Date.now() }];
   }
   save();

@@ -24,12 +24,12 @@ register('createTable', { delivered: (_op, t) => saveTableAuth(t.code, { hostTok
 const patience = 2000;
 
 /**
- * waitNote calls show with a note if sent has not settled within a moment.
- * @param {Promise<any>} sent
+ * waitNote calls show if the write it is made for has not settled within
+ * a moment (the outbox is still trying).
  * @param {() => void} show
  * @returns {() => void} call once settled: stops the note from coming
  */
-function waitNote(sent, show) {
+function waitNote(show) {
   const t = setTimeout(show, patience);
   return () => clearTimeout(t);
 }
@@ -200,7 +200,7 @@ export async function newTableScreen(root) {
     const sent = names.map((n, i) => ({ n: n.trim(), i })).filter((x) => x.n);
     createBtn.disabled = true;
     const req = createTable({ game, players: sent.map((x) => x.n), variants });
-    const quiet = waitNote(req, () => {
+    const quiet = waitNote(() => {
       replace(banner, h('p', {}, 'Waiting for the server: the table is created as soon as it answers. This screen moves on by itself.'));
       banner.hidden = false;
     });
@@ -464,7 +464,7 @@ function hostView({ root, spec, code, table: first, auth }) {
     finishing = true;
     finishBtn.disabled = true;
     const req = finishTable(code, hostToken, force);
-    const quiet = waitNote(req, () => { summary.textContent = 'Finishing… waiting for the server to answer.'; });
+    const quiet = waitNote(() => { summary.textContent = 'Finishing… waiting for the server to answer.'; });
     try {
       await req;
       quiet();
@@ -692,7 +692,7 @@ function joinView({ root, spec, code, table: first }) {
     problem.hidden = true;
     list.querySelectorAll('button').forEach((b) => { /** @type {HTMLButtonElement} */ (b).disabled = true; });
     const req = claimSeat(code, i);
-    const quiet = waitNote(req, () => show('Waiting for the server: your seat is taken as soon as it answers.'));
+    const quiet = waitNote(() => show('Waiting for the server: your seat is taken as soon as it answers.'));
     try {
       const r = await req;
       quiet();
@@ -718,7 +718,7 @@ function joinView({ root, spec, code, table: first }) {
     }
     joinBtn.disabled = true;
     const req = joinTable(code, name.trim());
-    const quiet = waitNote(req, () => show('Waiting for the server: you join as soon as it answers.'));
+    const quiet = waitNote(() => show('Waiting for the server: you join as soon as it answers.'));
     try {
       const r = await req;
       quiet();

@@ -79,6 +79,8 @@ export function syncIndicator() {
     refusedEl.hidden = last.refused.length === 0;
     text.hidden = d.text === '';
     el.hidden = d.text === '' && last.refused.length === 0;
+    // Other sticky notes (the live table's "Reconnecting…") sit below the strip.
+    document.documentElement.style.setProperty('--sync-h', `${el.hidden ? 0 : el.offsetHeight}px`);
     clearTimeout(timer);
     // The age ticks, and "Saved" fades: look again in a moment.
     if (!el.hidden) timer = setTimeout(draw, d.state === 'retrying' ? 5000 : 1000);
