@@ -266,6 +266,23 @@ func TestBrowserReloadKeepsEntries(t *testing.T) {
 	phone.checkConsole()
 }
 
+// fullTableWithBen starts an Insectarium table for Ana and Ben on the host's
+// phone, seats Ben on his own phone, and fills both displays (Ben at 3), so
+// the game can finish.
+func fullTableWithBen(t *testing.T, base string) (host, phone *browser, code string) {
+	t.Helper()
+	chrome := newChromium(t)
+	host = newTab(t, chrome, base, true)
+	phone = newTab(t, chrome, base, true)
+	code = host.startTable("insectarium", "Ana", "Ben")
+	hostToken, _ := host.stored(code)["hostToken"].(string)
+	phone.joinAs(code, 1)
+	putBoard(t, base, code, 0, hostToken, fullDisplay(""))
+	putBoard(t, base, code, 1, hostToken, fullDisplay("green"))
+	phone.waitTextNow(`[data-testid=standing-1]`, "3")
+	return host, phone, code
+}
+
 // TestBrowserServerOutage stops only the server while a seat edits (the
 // phone stays online): when the server restarts on the same file, the edit
 // arrives within 15 s with no user action, and the finished play holds it.
@@ -273,16 +290,7 @@ func TestBrowserServerOutage(t *testing.T) {
 	dsn := filepath.Join(t.TempDir(), "outage.db")
 	srv := serveApp(t, dsn, "127.0.0.1:0")
 	addr := strings.TrimPrefix(srv.base, "http://")
-	chrome := newChromium(t)
-	host := newTab(t, chrome, srv.base, true)
-	phone := newTab(t, chrome, srv.base, true)
-
-	code := host.startTable("insectarium", "Ana", "Ben")
-	hostToken, _ := host.stored(code)["hostToken"].(string)
-	phone.joinAs(code, 1)
-	putBoard(t, srv.base, code, 0, hostToken, fullDisplay(""))
-	putBoard(t, srv.base, code, 1, hostToken, fullDisplay("green"))
-	phone.waitTextNow(`[data-testid=standing-1]`, "3")
+	host, phone, code := fullTableWithBen(t, srv.base)
 
 	srv.stop()
 	phone.step("/players/1/board/supply", 2)
@@ -312,15 +320,7 @@ func TestBrowserServerOutage(t *testing.T) {
 // phone has saved.
 func TestBrowserFinishWaitsForUnsent(t *testing.T) {
 	base := startApp(t)
-	chrome := newChromium(t)
-	host := newTab(t, chrome, base, true)
-	phone := newTab(t, chrome, base, true)
-	code := host.startTable("insectarium", "Ana", "Ben")
-	hostToken, _ := host.stored(code)["hostToken"].(string)
-	phone.joinAs(code, 1)
-	putBoard(t, base, code, 0, hostToken, fullDisplay(""))
-	putBoard(t, base, code, 1, hostToken, fullDisplay("green"))
-	phone.waitTextNow(`[data-testid=standing-1]`, "3")
+	host, phone, _ := fullTableWithBen(t, base)
 
 	phone.blockRequests(base + "/api/v1/tables/*/seats/*/board")
 	phone.step("/players/1/board/supply", 2)
