@@ -78,6 +78,14 @@ func (s *server) groupQRSVG(c *fiber.Ctx) error {
 	return sendQRSVG(c, s.inviteURL(c, g.ID))
 }
 
+// groupPlayer is a player of a group's list, with when they last played
+// (null when no play of theirs is recorded), so forms offer the regulars first.
+type groupPlayer struct {
+	ID           string     `json:"id"`
+	Name         string     `json:"name"`
+	LastPlayedAt *time.Time `json:"lastPlayedAt"`
+}
+
 // listGroupPlayers answers GET /api/v1/groups/{id}/players, ordered by
 // name: the suggestions of a form's name fields.
 func (s *server) listGroupPlayers(c *fiber.Ctx) error {
@@ -85,9 +93,12 @@ func (s *server) listGroupPlayers(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	out := make([]playerRef, len(players))
+	out := make([]groupPlayer, len(players))
 	for i, p := range players {
-		out[i] = playerRef{ID: p.ID, Name: p.Name}
+		out[i] = groupPlayer{ID: p.ID, Name: p.Name}
+		if !p.LastPlayedAt.IsZero() {
+			out[i].LastPlayedAt = &p.LastPlayedAt
+		}
 	}
 	return c.JSON(fiber.Map{"players": out})
 }

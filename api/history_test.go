@@ -229,7 +229,9 @@ func TestHistoryByHand(t *testing.T) {
 	runScenarios(t, app, []scenario{
 		{name: "the group's players, by name", method: "GET", path: "/api/v1/groups/default/players", status: 200,
 			want: map[string]any{"/players": []any{
-				map[string]any{"id": ana, "name": "Ana"}, map[string]any{"id": ben, "name": "Ben"}, map[string]any{"id": cy, "name": "Cy"}}}},
+				map[string]any{"id": ana, "name": "Ana", "lastPlayedAt": "2026-03-03T21:00:00Z"},
+				map[string]any{"id": ben, "name": "Ben", "lastPlayedAt": "2026-03-04T21:00:00Z"},
+				map[string]any{"id": cy, "name": "Cy", "lastPlayedAt": "2026-03-04T21:00:00Z"}}}},
 		{name: "the history, newest first", method: "GET", path: "/api/v1/plays", status: 200, want: map[string]any{
 			"/plays/0/id": play4, "/plays/1/id": play3, "/plays/2/id": play2, "/plays/3/id": play1, "/next": nil,
 			"/plays/0/finishedAt": "2026-03-04T21:00:00Z", "/plays/0/game": "insectarium",

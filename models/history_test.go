@@ -349,6 +349,41 @@ func TestNamesTypedDifferently(t *testing.T) {
 	})
 }
 
+// TestPlayersLastPlayed checks each player's last play across games, which
+// forms use to offer the regulars first, and that it follows a deleted play.
+func TestPlayersLastPlayed(t *testing.T) {
+	eachStore(t, func(t *testing.T, s *Store) {
+		logPlay(t, s, DefaultGroup, hplay{"insecta", 1 * time.Hour, []string{"Ana", "Ben"}, []int{10, 5}})
+		logPlay(t, s, DefaultGroup, hplay{"insectarium", 3 * time.Hour, []string{"Ben", "Cy"}, []int{4, 6}})
+		last := logPlay(t, s, DefaultGroup, hplay{"insecta", 2 * time.Hour, []string{"Ana", "Dee"}, []int{7, 8}})
+		lastPlayed := func() map[string]time.Time {
+			players, err := s.ListPlayers(ctx, DefaultGroup)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := map[string]time.Time{}
+			for _, p := range players {
+				out[p.Name] = p.LastPlayedAt
+			}
+			return out
+		}
+		want := map[string]time.Time{"Ana": t0.Add(2 * time.Hour), "Ben": t0.Add(3 * time.Hour), "Cy": t0.Add(3 * time.Hour), "Dee": t0.Add(2 * time.Hour)}
+		if got := lastPlayed(); !reflect.DeepEqual(got, want) {
+			t.Errorf("last played = %v, want %v", got, want)
+		}
+		if err := s.DeletePlay(ctx, DefaultGroup, last); err != nil {
+			t.Fatal(err)
+		}
+		got := lastPlayed()
+		if !got["Ana"].Equal(t0.Add(time.Hour)) {
+			t.Errorf("after the delete Ana last played %v, want %v", got["Ana"], t0.Add(time.Hour))
+		}
+		if d, ok := got["Dee"]; ok && !d.IsZero() {
+			t.Errorf("Dee, whose only play was deleted, last played %v, want never", d)
+		}
+	})
+}
+
 func TestRenamePlayer(t *testing.T) {
 	eachStore(t, func(t *testing.T, s *Store) {
 		id := logPlay(t, s, DefaultGroup, hplay{"insecta", time.Hour, []string{"Ana", "Ben"}, []int{10, 5}})

@@ -20,6 +20,9 @@ type Player struct {
 	Group     string
 	Name      string
 	CreatedAt time.Time
+	// LastPlayedAt is when the player's latest play of any game finished
+	// (zero when none is recorded), so forms can offer the regulars first.
+	LastPlayedAt time.Time
 }
 
 // ConflictError is an ErrConflict that says what collided, so the API can
@@ -51,8 +54,8 @@ func (r playerRow) player() Player {
 	return Player{ID: r.ID, Group: r.GroupID, Name: r.Name, CreatedAt: r.CreatedAt.UTC()}
 }
 
-// ListPlayers returns the group's players ordered by name, for a form's
-// suggestions and the group page.
+// ListPlayers returns the group's players ordered by name, each with when
+// they last played, for a form's suggestions and the group page.
 func (s *Store) ListPlayers(ctx context.Context, group string) ([]Player, error) {
 	out := []Player{}
 	err := s.read(ctx, func(tx *gorm.DB) error {
@@ -63,8 +66,23 @@ func (s *Store) ListPlayers(ctx context.Context, group string) ([]Player, error)
 		if err := tx.Where("group_id = ?", group).Order("name_key, id").Find(&rows).Error; err != nil {
 			return err
 		}
+		// The aggregates keep each player's last play per game: a few rows
+		// per player, folded here rather than with MAX (which SQLite
+		// would answer as text).
+		var stats []statsRow
+		if err := tx.Select("player_id", "last_played_at").Where("group_id = ?", group).Find(&stats).Error; err != nil {
+			return err
+		}
+		last := make(map[string]time.Time, len(rows))
+		for _, st := range stats {
+			if st.LastPlayedAt.After(last[st.PlayerID]) {
+				last[st.PlayerID] = st.LastPlayedAt.UTC()
+			}
+		}
 		for _, r := range rows {
-			out = append(out, r.player())
+			p := r.player()
+			p.LastPlayedAt = last[r.ID]
+			out = append(out, p)
 		}
 		return nil
 	})
