@@ -1,9 +1,12 @@
 // forms.js: what the quick-score screen and the live table share: the
 // board form of each game (one module per game, ./<game>.js), the wrapper
 // that gives a board its JSON Pointer and message slot, and the unit a
-// game's total counts.
+// game's total counts. Every board can instead be entered as a totals
+// sheet (totals.js): each player chooses, above their board.
 
-import { h } from '../ui/dom.js';
+import { h, replace } from '../ui/dom.js';
+import { segmented } from '../ui/widgets.js';
+import { isTotals, renderTotals, totalsRequest } from './totals.js';
 
 /** @typedef {import('../sync/api.js').Spec} Spec */
 
@@ -27,13 +30,28 @@ import { h } from '../ui/dom.js';
  * @property {(board: any) => any} [toRequest] the board as sent, when it differs from the form's state
  */
 
+/** @type {Map<string, BoardForm>} */
+const forms = new Map();
+
 /**
- * loadForm imports the board form of a game.
+ * loadForm imports the board form of a game. The form it returns also
+ * knows totals sheets: their progress note and their request.
  * @param {string} game
  * @returns {Promise<BoardForm>}
  */
 export async function loadForm(game) {
-  return (await import(`./${game}.js`)).default;
+  const known = forms.get(game);
+  if (known) return known;
+  /** @type {BoardForm} */
+  const f = (await import(`./${game}.js`)).default;
+  /** @type {BoardForm} */
+  const form = {
+    ...f,
+    progress: (board, spec) => (isTotals(board) ? 'totals' : f.progress?.(board, spec) ?? ''),
+    toRequest: (board) => (isTotals(board) ? totalsRequest(board) : f.toRequest ? f.toRequest(board) : board),
+  };
+  forms.set(game, form);
+  return form;
 }
 
 /**
@@ -45,17 +63,55 @@ export function boardRequest(form, board) {
   return form.toRequest ? form.toRequest(board) : board;
 }
 
+/** @type {WeakMap<object, {board?: any, totals?: any}>} what each shape held, to switch back to */
+const stashes = new WeakMap();
+
+/**
+ * switchShape turns a board into a totals sheet or back, in place (the
+ * screen holds the object), keeping what the other shape held for this page.
+ * @param {BoardForm} form
+ * @param {FormContext} ctx
+ * @param {'board' | 'totals'} to
+ */
+function switchShape(form, ctx, to) {
+  const board = ctx.board;
+  const stash = stashes.get(board) ?? {};
+  stashes.set(board, stash);
+  if (to === 'totals') stash.board = structuredClone(board);
+  else stash.totals = structuredClone(board.totals);
+  for (const k of Object.keys(board)) delete board[k];
+  if (to === 'totals') board.totals = stash.totals ?? {};
+  else Object.assign(board, stash.board ?? form.emptyBoard(ctx.spec));
+}
+
 /**
  * boardField draws a board's form inside the field that carries the
  * board's pointer, so an error about the board as a whole lands above it.
+ * Above it, the player chooses between the board and a totals sheet
+ * (not while a live table sets up an Insektenhotel hotel: its guests come
+ * from the moves).
  * @param {BoardForm} form
  * @param {FormContext} ctx
  * @returns {HTMLElement}
  */
 export function boardField(form, ctx) {
+  const slot = h('div', { class: 'board-slot' });
+  const draw = () => replace(slot, isTotals(ctx.board) ? renderTotals(ctx) : form.render(ctx));
+  const offer = !ctx.setup && (/** @type {any} */ (ctx.spec).totals ?? []).length > 0;
+  draw();
   return h('div', { class: 'board field', dataset: { pointer: ctx.base } },
+    offer ? segmented({
+      label: 'Enter', class: 'shape-pick', hideLegend: true, value: isTotals(ctx.board) ? 'totals' : 'board',
+      options: [{ id: 'board', label: 'The board' }, { id: 'totals', label: 'Totals only' }],
+      onChange: (v) => {
+        switchShape(form, ctx, v === 'totals' ? 'totals' : 'board');
+        draw();
+        ctx.changed();
+        ctx.refreshErrors();
+      },
+    }) : null,
     h('div', { class: 'msgs' }),
-    form.render(ctx));
+    slot);
 }
 
 /**

@@ -1,10 +1,15 @@
 // results.js: the ranked results of a scored table — standings, the
 // winner, how a tie was settled, the solo rating, the breakdown by
-// category, and the warnings the server raised.
+// category, and the warnings the server raised. Every number of the
+// breakdown opens "why this score": that player's board with the cards or
+// tiles that made the line highlighted, and the list of them. Which
+// positions made a line comes from the rules engine (each line's
+// `sources`), so no screen re-implements a rule.
 
 import { h } from '../ui/dom.js';
 import { enumOf, labelOf } from '../ui/widgets.js';
-import { unitOf } from './forms.js';
+import { openSheet } from '../ui/sheet.js';
+import { boardField, loadForm, unitOf } from './forms.js';
 
 /** @typedef {import('../sync/api.js').Spec} Spec */
 /** @typedef {import('../sync/api.js').Result} Result */
@@ -36,7 +41,7 @@ export function renderResults(spec, res, entry, opts = {}) {
       h('span', { class: 'unit' }, unitOf(spec, r.total)))))),
     tie ? h('p', { class: 'tiebreak', dataset: { testid: 'tiebreak' } }, tie) : null,
     res.soloRating ? soloPanel(spec, res.soloRating) : null,
-    breakdownTable(spec, res),
+    breakdownTable(spec, res, entry),
     warnings.length ? h('section', { class: 'panel warnings' },
       h('h2', {}, 'Worth a check'),
       h('ul', {}, warnings.map((w) => h('li', {}, res.results.length > 1 ? h('strong', {}, `${w.who}: `) : null, w.detail)))) : null,
@@ -62,8 +67,9 @@ function soloPanel(spec, rating) {
  * tiebreak values.
  * @param {Spec} spec
  * @param {Result} res
+ * @param {{players: any[]}} entry who played, with their boards
  */
-function breakdownTable(spec, res) {
+function breakdownTable(spec, res, entry) {
   /** @type {{key: string, label: string}[]} */
   const cats = spec.breakdown.map((b) => ({ key: b.id, label: b.label }));
   for (const r of res.results) for (const l of r.breakdown) if (!cats.some((c) => c.key === l.key)) cats.push(l);
@@ -73,9 +79,25 @@ function breakdownTable(spec, res) {
   if (res.results.length < 2) tbs.length = 0; // nobody to tie with
   if (cats.length <= 1 && tbs.length === 0) return null;
   /** @param {string} key @param {number} i */
-  const pts = (key, i) => res.results[i].breakdown.find((l) => l.key === key)?.points ?? 0;
+  const line = (key, i) => res.results[i].breakdown.find((l) => l.key === key);
   /** @param {string} key @param {number} i */
-  const tbv = (key, i) => res.results[i].tiebreaks.find((t) => t.key === key)?.value;
+  const tb = (key, i) => res.results[i].tiebreaks.find((t) => t.key === key);
+  /**
+   * cell is a number of the table; with its sources and the player's
+   * board at hand, a button that explains it.
+   * @param {number} i
+   * @param {{key: string, label: string, points?: number, value?: number, sources?: Source[]} | undefined} l
+   * @param {string} text
+   */
+  const cell = (i, l, text) => {
+    const board = entry.players[i]?.board;
+    if (!l || !Array.isArray(l.sources) || !board) return h('td', {}, text);
+    return h('td', {}, h('button', {
+      type: 'button', class: 'why-btn', dataset: { testid: `why-${l.key}-${i}` },
+      'aria-label': `${res.results[i].name}, ${l.label}: ${text}. Why?`,
+      on: { click: (/** @type {Event} */ e) => explain(/** @type {HTMLElement} */ (e.currentTarget), spec, res.results[i].name, i, board, l) },
+    }, text));
+  };
   return h('section', { class: 'panel breakdown' },
     h('h2', {}, 'Breakdown'),
     h('div', { class: 'table-scroll' },
@@ -84,11 +106,85 @@ function breakdownTable(spec, res) {
           res.results.map((r) => h('th', { scope: 'col', class: r.winner ? 'winner' : '' }, r.name)))),
         h('tbody', {},
           cats.map((c) => h('tr', {}, h('th', { scope: 'row' }, c.label),
-            res.results.map((_, i) => h('td', {}, String(pts(c.key, i)))))),
+            res.results.map((_, i) => cell(i, line(c.key, i), String(line(c.key, i)?.points ?? 0))))),
           h('tr', { class: 'total-row' }, h('th', { scope: 'row' }, 'Total'),
             res.results.map((r) => h('td', { class: r.winner ? 'winner' : '' }, String(r.total)))),
           tbs.map((t) => h('tr', { class: 'tb-row' }, h('th', { scope: 'row' }, h('span', { class: 'tb-note' }, 'Tiebreak'), ' ', capitalize(t.label)),
-            res.results.map((_, i) => h('td', {}, String(tbv(t.key, i) ?? '–')))))))));
+            res.results.map((_, i) => cell(i, tb(t.key, i), String(tb(t.key, i)?.value ?? '–')))))))),
+    res.results.some((r) => r.breakdown.some((l) => Array.isArray(/** @type {any} */ (l).sources)))
+      ? h('p', { class: 'hint' }, 'Tap a number to see what made it.') : null);
+}
+
+/** @typedef {{pointer: string, points?: number, label?: string}} Source */
+
+/**
+ * explain opens "why this score" for one line of one player: their board,
+ * drawn as it was entered and not editable, with the positions that made
+ * the line highlighted, and the list of those positions.
+ * @param {HTMLElement} from the button tapped; the sheet opens in its screen
+ * @param {Spec} spec
+ * @param {string} name
+ * @param {number} i the player's index
+ * @param {any} board
+ * @param {{key: string, label: string, points?: number, value?: number, sources?: Source[]}} l
+ */
+async function explain(from, spec, name, i, board, l) {
+  const form = await loadForm(spec.id);
+  const base = `/players/${i}/board`;
+  const sources = l.sources ?? [];
+  const host = /** @type {HTMLElement} */ (from.closest('.screen') ?? document.body);
+  const view = h('div', { class: 'why-board why-on', dataset: { testid: 'why-board' } },
+    boardField(form, { spec, board: structuredClone(board), base, host, changed: () => {}, refreshErrors: () => {} }));
+  view.inert = true;
+  const wanted = sources.map((s) => base + s.pointer);
+  view.querySelectorAll('[data-pointer]').forEach((el) => {
+    const p = /** @type {HTMLElement} */ (el).dataset.pointer ?? '';
+    if (wanted.some((w) => p === w)) el.classList.add('why-hit');
+  });
+  const amount = l.points !== undefined ? `${l.points} ${unitOf(spec, l.points)}` : String(l.value ?? '');
+  const s = openSheet({
+    host,
+    title: `${name}: ${capitalize(l.label)} ${amount}`,
+    body: h('div', { class: 'why' },
+      sources.length
+        ? h('ul', { class: 'why-list', dataset: { testid: 'why-list' } }, sources.map((src) => h('li', {},
+          h('span', {}, src.label || describe(board, src.pointer)),
+          src.points !== undefined ? h('strong', {}, signed(src.points)) : null)))
+        : h('p', { class: 'muted' }, 'Nothing on the board counts for this line.'),
+      view),
+    actions: [h('button', { type: 'button', class: 'btn btn-primary sheet-done', on: { click: () => s.close() } }, 'Done')],
+  });
+}
+
+/**
+ * describe names a board position in words when the engine gave no label:
+ * a card or tile by its name or kind, else where it is.
+ * @param {any} board
+ * @param {string} pointer
+ */
+function describe(board, pointer) {
+  const segs = pointer.split('/').slice(1);
+  /** @type {any} */
+  let v = board;
+  for (const s of segs) v = v == null ? undefined : v[s];
+  if (v && typeof v === 'object') {
+    if (typeof v.name === 'string' && v.name) return v.name;
+    const kind = [v.color, v.insect, v.continent, v.species].filter((x) => typeof x === 'string' && x).join(' ');
+    if (kind) return capitalize(kind);
+  }
+  if (segs[0] === 'grid' && segs.length === 3) return `Row ${Number(segs[1]) + 1}, column ${Number(segs[2]) + 1}`;
+  if (segs[0] === 'tiles') return `Tile ${Number(segs[1]) + 1}`;
+  if (segs[0] === 'floors') return `Floor ${Number(segs[1]) + 1}`;
+  if (segs[0] === 'totals') return 'Entered as a total';
+  return capitalize((segs[segs.length - 1] ?? '').replace(/([A-Z])/g, ' $1').toLowerCase());
+}
+
+/**
+ * signed shows points with their sign: "+3", "−1".
+ * @param {number} n
+ */
+function signed(n) {
+  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '0';
 }
 
 /**
