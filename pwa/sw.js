@@ -22,6 +22,7 @@ const SHELL = [
   '/assets/games/insektenhotel.js',
   '/assets/games/results.js',
   '/assets/games/score.js',
+  '/assets/games/totals.js',
   '/assets/history/groups.js',
   '/assets/history/groupstore.js',
   '/assets/history/history.js',
