@@ -145,7 +145,14 @@ func TestScoreRulebookExamples(t *testing.T) {
 			body: readTestdata(t, "insectarium-example.json"), status: 200,
 			want: map[string]any{"/game": "insectarium", "/complete": true, "/winners": []int{0},
 				"/results/0/total": 34, "/results/0/rank": 1, "/results/0/winner": true,
-				"/results/0/breakdown/0":        map[string]any{"key": "rows", "label": "Rows", "points": 15},
+				"/results/0/breakdown/0/key": "rows", "/results/0/breakdown/0/points": 15,
+				// Why this score: the cards that score in the rows, with
+				// what each scores there (2 + 8 + 5).
+				"/results/0/breakdown/0/sources": []map[string]any{
+					{"pointer": "/grid/0/0", "points": 1}, {"pointer": "/grid/0/1", "points": 1},
+					{"pointer": "/grid/1/0", "points": 3}, {"pointer": "/grid/1/1", "points": 2}, {"pointer": "/grid/1/2", "points": 3},
+					{"pointer": "/grid/2/0", "points": 5}},
+				"/results/0/entered":            "board",
 				"/results/0/breakdown/1/points": 13, "/results/0/breakdown/2/points": 1, "/results/0/breakdown/3/points": 5,
 				"/results/0/tiebreaks/0/key": "displayTools", "/soloRating": "decent"}},
 		{name: "Insecta/End of the game: Laura 32, George 31", method: "POST", path: "/api/v1/games/insecta/score",
@@ -153,7 +160,8 @@ func TestScoreRulebookExamples(t *testing.T) {
 			want: map[string]any{"/complete": true, "/winners": []int{0},
 				"/results/0/name": "Laura", "/results/0/total": 32, "/results/0/rank": 1,
 				"/results/1/name": "George", "/results/1/total": 31, "/results/1/rank": 2, "/results/1/winner": false,
-				"/results/0/breakdown/3":     map[string]any{"key": "fragments", "label": "Journal fragments", "points": 4},
+				"/results/0/breakdown/3": map[string]any{"key": "fragments", "label": "Journal fragments", "points": 4,
+					"sources": []any{map[string]any{"pointer": "/fragments", "points": 4}}},
 				"/results/1/breakdown/2/key": "continents", "/results/1/breakdown/2/points": 5}},
 		{name: "Insecta/oneFragment variant", method: "POST", path: "/api/v1/games/insecta/score",
 			body:   `{"players":[{"name":"Ana","board":{"researcher":"mary-kingsley","track":10,"fragments":1}},{"name":"Ben"}],"variants":{"oneFragment":1}}`,

@@ -248,8 +248,10 @@ func TestHistoryByHand(t *testing.T) {
 			"/id": play1, "/game": "insectarium", "/tableCode": code1, "/variants": map[string]any{},
 			"/startedAt": "2026-03-01T20:00:00Z", "/finishedAt": "2026-03-01T20:45:00Z", "/durationSeconds": 2700,
 			"/results/0/player": "Ana", "/results/0/nameAsEntered": "Ana", "/results/0/total": 10, "/results/0/winner": true,
-			"/results/0/breakdown/2":  map[string]any{"key": "supply", "label": "Unused tokens", "points": 10},
-			"/results/0/board/supply": 20, "/results/0/board/grid/2/2/wild": true,
+			"/results/0/breakdown/2": map[string]any{"key": "supply", "label": "Unused tokens", "points": 10,
+				"sources": []any{map[string]any{"pointer": "/supply", "points": 10}}},
+			"/standings/results/0/entered": "board",
+			"/results/0/board/supply":      20, "/results/0/board/grid/2/2/wild": true,
 			"/results/1/board/supply": 12, "/standings/winners": []int{0}, "/standings/results/1/total": 6}},
 		{name: "a logged play keeps the name as typed", method: "GET", path: "/api/v1/plays/" + play3, status: 200, want: map[string]any{
 			"/startedAt": "2026-03-03T20:00:00Z", "/durationSeconds": 3600, "/results/0/player": "Ana",

@@ -48,7 +48,7 @@ func fuzzCheckError(t *testing.T, err error) {
 
 // fuzzCheckResult requires one result per player, ranks in range, totals
 // that are the sum of their breakdown, and winners exactly when complete.
-func fuzzCheckResult(t *testing.T, res *Result, n int) {
+func fuzzCheckResult(t testing.TB, res *Result, n int) {
 	t.Helper()
 	if len(res.Results) != n {
 		t.Fatalf("%d results for %d players", len(res.Results), n)
@@ -64,6 +64,15 @@ func fuzzCheckResult(t *testing.T, res *Result, n int) {
 		if sum != r.Total {
 			t.Fatalf("player %d: breakdown adds up to %d, total is %d", i, sum, r.Total)
 		}
+		if r.Entered != EnteredBoard && r.Entered != EnteredTotals {
+			t.Fatalf("player %d: entered %q", i, r.Entered)
+		}
+		for _, l := range r.Breakdown {
+			fuzzCheckSources(t, i, l.Key, l.Points, l.Sources)
+		}
+		for _, tb := range r.Tiebreaks {
+			fuzzCheckSources(t, i, tb.Key, tb.Value, tb.Sources)
+		}
 		if r.Winner != slices.Contains(res.Winners, i) {
 			t.Fatalf("player %d: winner=%v but winners=%v", i, r.Winner, res.Winners)
 		}
@@ -75,5 +84,26 @@ func fuzzCheckResult(t *testing.T, res *Result, n int) {
 	}
 	if res.Complete == (len(res.Winners) == 0) {
 		t.Fatalf("complete=%v with winners %v", res.Complete, res.Winners)
+	}
+}
+
+// fuzzCheckSources requires the sources of a line or tiebreak to be a list
+// (never null) of pointers into the board, each adding something, that
+// add up to the line's points or the tiebreak's value (issue 8, "why this
+// score").
+func fuzzCheckSources(t testing.TB, player int, key string, value int, sources []Source) {
+	t.Helper()
+	if sources == nil {
+		t.Fatalf("player %d, %s: sources is nil, want a list", player, key)
+	}
+	sum := 0
+	for _, s := range sources {
+		if !strings.HasPrefix(s.Pointer, "/") || s.Points == 0 {
+			t.Fatalf("player %d, %s: source %+v, want a pointer and points", player, key, s)
+		}
+		sum += s.Points
+	}
+	if sum != value {
+		t.Fatalf("player %d, %s: sources add up to %d, the value is %d: %+v", player, key, sum, value, sources)
 	}
 }

@@ -3,6 +3,7 @@ package scoring
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -76,6 +77,21 @@ var (
 		{"fragments", "Journal fragments"},
 	}
 	insectaTiebreak = Option{"distinctInsects", "insects with different names"}
+	// insectaTotals is the totals sheet. Each maximum is what the box
+	// allows: the track stops at insectaMaxTrack; a collection has 24 cells,
+	// so at most 24 insects, each a favourite (2 points) or a different
+	// species at best; the continents bonus is all or nothing; and three
+	// fragments, the most a journal has, score 9. Which fragment values a
+	// table accepts depends on its oneFragment variant (insectaCheckTotals).
+	insectaTotals = []TotalsField{
+		{ID: "track", Label: "Scoring track", Min: 0, Max: insectaMaxTrack, Step: 1},
+		{ID: "favourites", Label: "Favourite insects", Min: 0, Max: insectaPerFavourite * insectaRows * insectaCols, Step: insectaPerFavourite},
+		{ID: "continents", Label: "Five continents", Min: 0, Max: insectaFiveContinents, Step: insectaFiveContinents},
+		{ID: "fragments", Label: "Journal fragments", Min: -1, Max: 9, Step: 1},
+		{ID: insectaTiebreak.ID, Label: insectaTiebreak.Label, Min: 0, Max: insectaRows * insectaCols, Step: 1},
+	}
+	// insectaTilePointers are the pointers of the tiles, "/tiles/n".
+	insectaTilePointers = indexPointers("/tiles/", insectaRows*insectaCols)
 	// insectaMedals lists every medal tile: one per continent, order and size
 	// (the Insect medals), one per institution and one for any institution.
 	insectaMedals = insectaMedalOptions()
@@ -121,6 +137,7 @@ func (insecta) Spec() Spec {
 		Grid:      &Grid{Rows: insectaRows, Cols: insectaCols},
 		Breakdown: insectaBreakdown,
 		Tiebreaks: []Option{insectaTiebreak},
+		Totals:    slices.Clone(insectaTotals),
 	}
 }
 
@@ -136,6 +153,12 @@ type insectaBoard struct {
 
 // insectaTile is an Insect or a Mail tile. Both kinds share one shape so a
 // field of the other kind can be reported instead of silently dropped.
+//
+// Only the fields that change a score are required (issue 8): an insect's
+// continent (the five-continents bonus) and its wreath when it has one. Its
+// order and size, and a mail's institution, only check medal levels and
+// tell unnamed insects apart; a mail's points only check the scoring track,
+// which already holds them. Each may be left out.
 type insectaTile struct {
 	Row  *int   `json:"row"`
 	Col  *int   `json:"col"`
@@ -162,10 +185,17 @@ type insectaMedal struct {
 // boards are collected so a form can mark every field at once.
 func (g insecta) Evaluate(players []PlayerInput, variants map[string]int) (*Evaluation, error) {
 	var verr ValidationError
+	oneFragment := Variant(g.Spec(), variants, "oneFragment")
 	boards := make([]insectaBoard, len(players))
 	ok := make([]bool, len(players))
+	sheets := make([]*totalsSheet, len(players))
 	for i, p := range players {
-		base := fmt.Sprintf("/players/%d/board", i)
+		base := boardPointer(i)
+		if sheet, isTotals := decodeTotals(p.Board, base, "Insecta", insectaTotals, &verr); isTotals {
+			sheets[i] = sheet
+			insectaCheckTotals(sheet, base, oneFragment, &verr)
+			continue
+		}
 		if err := DecodeBoard(p.Board, base, &boards[i]); err != nil {
 			insectaMerge(&verr, base, err)
 			continue
@@ -177,10 +207,15 @@ func (g insecta) Evaluate(players []PlayerInput, variants map[string]int) (*Eval
 	if err := verr.Err(); err != nil {
 		return nil, err
 	}
-	oneFragment := Variant(g.Spec(), variants, "oneFragment")
 	ev := &Evaluation{Players: make([]Scored, len(players)), TotalLabel: "points"}
 	for i, b := range boards {
-		ev.Players[i] = b.score(fmt.Sprintf("/players/%d/board", i), oneFragment)
+		if sheets[i] != nil {
+			// Totals are final: the player's word that the game is over.
+			ev.Players[i] = sheets[i].score(boardPointer(i), len(insectaBreakdown))
+			ev.Complete = true
+			continue
+		}
+		ev.Players[i] = b.score(boardPointer(i), oneFragment)
 		// "The end of the game triggers when a player places their 12th
 		// Insect or Mail tile in their collection."
 		if len(b.Tiles) >= insectaEndTiles {
@@ -188,6 +223,23 @@ func (g insecta) Evaluate(players []PlayerInput, variants map[string]int) (*Eval
 		}
 	}
 	return ev, nil
+}
+
+// insectaCheckTotals adds the rule a sheet's range cannot say: fragments
+// score one of the printed values, the first being the table's variant.
+func insectaCheckTotals(sheet *totalsSheet, base string, oneFragment int, verr *ValidationError) {
+	if sheet == nil {
+		return
+	}
+	v, given := sheet.get("fragments")
+	if !given || v < -1 || v > 9 { // out of range: already reported
+		return
+	}
+	allowed := []int{0, oneFragment, insectaFragmentPoints(2, oneFragment), insectaFragmentPoints(3, oneFragment)}
+	if !slices.Contains(allowed, v) {
+		verr.Add(base+"/totals/fragments", "journal fragments score %d, %d, %d or %d points (none, 1, 2 or 3 fragments), not %d",
+			allowed[0], allowed[1], allowed[2], allowed[3], v)
+	}
 }
 
 // insectaMerge adds a decoding error to verr, keeping its pointers.
@@ -243,7 +295,7 @@ func (b *insectaBoard) validate(base string, verr *ValidationError) {
 		verr.Add(base+"/fragments", "a researcher's journal has 0 to 3 fragments, not %d", b.Fragments)
 	}
 	for n, t := range b.Tiles {
-		t.validate(fmt.Sprintf("%s/tiles/%d", base, n), verr)
+		t.validate(base+indexPointer(insectaTilePointers, "/tiles/", n), verr)
 	}
 	b.validateLayout(base, verr)
 	b.validateMedals(base, verr)
@@ -280,8 +332,8 @@ func insectaCheckCoord(verr *ValidationError, ptr, what string, v *int, size int
 
 func (t insectaTile) validateInsect(ptr string, verr *ValidationError) {
 	insectaRequireEnum(verr, ptr+"/continent", "continent", t.Continent, insectaContinents)
-	insectaRequireEnum(verr, ptr+"/order", "order", t.Order, insectaOrders)
-	insectaRequireEnum(verr, ptr+"/size", "size", t.Size, insectaSizes)
+	insectaOptionalEnum(verr, ptr+"/order", "order", t.Order, insectaOrders)
+	insectaOptionalEnum(verr, ptr+"/size", "size", t.Size, insectaSizes)
 	// A wreath is optional: most insects are nobody's favourite.
 	if t.Wreath != nil && *t.Wreath != "" {
 		insectaCheckEnum(verr, ptr+"/wreath", "researcher", *t.Wreath, insectaResearchers)
@@ -295,11 +347,8 @@ func (t insectaTile) validateInsect(ptr string, verr *ValidationError) {
 }
 
 func (t insectaTile) validateMail(ptr string, verr *ValidationError) {
-	insectaRequireEnum(verr, ptr+"/institution", "institution", t.Institution, insectaInstitutions)
-	switch {
-	case t.Points == nil:
-		verr.Add(ptr+"/points", "give the mail's victory points")
-	case *t.Points < 1 || *t.Points > insectaMaxMailPoints:
+	insectaOptionalEnum(verr, ptr+"/institution", "institution", t.Institution, insectaInstitutions)
+	if t.Points != nil && (*t.Points < 1 || *t.Points > insectaMaxMailPoints) {
 		verr.Add(ptr+"/points", "a mail is worth 1 to %d points, not %d", insectaMaxMailPoints, *t.Points)
 	}
 	insectaForbid(verr, ptr, "a mail", "name", t.Name != nil)
@@ -326,6 +375,22 @@ func insectaRequireEnum(verr *ValidationError, ptr, what string, v *string, opts
 	insectaCheckEnum(verr, ptr, what, *v, opts)
 }
 
+// insectaOptionalEnum checks an enumerated field that may be left out (nil
+// or empty).
+func insectaOptionalEnum(verr *ValidationError, ptr, what string, v *string, opts []Option) {
+	if v != nil && *v != "" {
+		insectaCheckEnum(verr, ptr, what, *v, opts)
+	}
+}
+
+// insectaText is the value of an optional text field, "" when left out.
+func insectaText(v *string) string {
+	if v == nil {
+		return ""
+	}
+	return *v
+}
+
 // insectaCheckEnum reports a value that is not one of opts, listing them.
 func insectaCheckEnum(verr *ValidationError, ptr, what, v string, opts []Option) {
 	if insectaLabel(opts, v) != "" {
@@ -336,6 +401,16 @@ func insectaCheckEnum(verr *ValidationError, ptr, what, v string, opts []Option)
 		ids[i] = o.ID
 	}
 	verr.Add(ptr, "%q is not a known %s; use one of %s", v, what, strings.Join(ids, ", "))
+}
+
+// insectaIndex returns the position of id in opts, or -1.
+func insectaIndex(opts []Option, id string) int {
+	for i, o := range opts {
+		if o.ID == id {
+			return i
+		}
+	}
+	return -1
 }
 
 // insectaLabel returns the label of id in opts, or "" when id is not there.
@@ -492,32 +567,65 @@ func (b *insectaBoard) validateMedals(base string, verr *ValidationError) {
 	}
 }
 
-// score computes a valid board's final score, tiebreak and warnings.
+// score computes a valid board's final score, tiebreak and warnings, with
+// the sources of each line: the track and the fragments, each wreathed
+// insect, the first insect of each continent when all five are there, and
+// one insect of each different name. They share one backing array.
 func (b *insectaBoard) score(base string, oneFragment int) Scored {
+	buf := make([]Source, 0, 2+len(insectaContinents)+2*len(b.Tiles))
+	trackSrc := insectaSource(&buf, "/track", b.Track, "")
+	favStart := len(buf)
 	favourites := 0
-	continents := map[string]bool{}
-	for _, t := range b.Tiles {
+	var continents [5]int // 1 + the index of the first tile of each continent
+	found := 0
+	for n, t := range b.Tiles {
 		if t.Kind != "insect" {
 			continue
 		}
-		continents[*t.Continent] = true
+		if c := insectaIndex(insectaContinents, *t.Continent); continents[c] == 0 {
+			continents[c] = n + 1
+			found++
+		}
 		if b.Researcher != "" && t.Wreath != nil && *t.Wreath == b.Researcher {
 			favourites++
+			buf = append(buf, Source{Pointer: indexPointer(insectaTilePointers, "/tiles/", n), Points: insectaPerFavourite,
+				Label: strings.TrimSpace(insectaText(t.Name))})
 		}
 	}
+	favSrc := buf[favStart:len(buf):len(buf)]
 	bonus := 0
-	if len(continents) == len(insectaContinents) {
+	contSrc := buf[len(buf):len(buf):len(buf)]
+	if found == len(insectaContinents) {
 		bonus = insectaFiveContinents
+		for c, n := range continents {
+			buf = append(buf, Source{Pointer: indexPointer(insectaTilePointers, "/tiles/", n-1), Points: 1, Label: insectaContinents[c].Label})
+		}
+		contSrc = buf[len(buf)-len(continents) : len(buf) : len(buf)]
 	}
-	points := []int{b.Track, insectaPerFavourite * favourites, bonus, insectaFragmentPoints(b.Fragments, oneFragment)}
+	fragments := insectaFragmentPoints(b.Fragments, oneFragment)
+	fragSrc := insectaSource(&buf, "/fragments", fragments, "")
+	points := [4]int{b.Track, insectaPerFavourite * favourites, bonus, fragments}
+	sources := [4][]Source{trackSrc, favSrc, contSrc, fragSrc}
 	s := Scored{Breakdown: make([]Line, len(points))}
 	for i, p := range points {
-		s.Breakdown[i] = Line{Key: insectaBreakdown[i].ID, Label: insectaBreakdown[i].Label, Points: p}
+		s.Breakdown[i] = Line{Key: insectaBreakdown[i].ID, Label: insectaBreakdown[i].Label, Points: p, Sources: sources[i]}
 		s.Total += p
 	}
-	s.Tiebreaks = []Tiebreak{{Key: insectaTiebreak.ID, Label: insectaTiebreak.Label, Value: b.distinctInsects()}}
+	distinct := b.distinctInsects(buf[len(buf):len(buf):cap(buf)])
+	s.Tiebreaks = []Tiebreak{{Key: insectaTiebreak.ID, Label: insectaTiebreak.Label, Value: len(distinct), Sources: distinct}}
 	s.Warnings = b.warnings(base)
 	return s
+}
+
+// insectaSource appends a source for points at ptr to buf, when there are
+// any, and returns the one-element (or empty) list of it.
+func insectaSource(buf *[]Source, ptr string, points int, label string) []Source {
+	n := len(*buf)
+	if points == 0 {
+		return (*buf)[n:n:n]
+	}
+	*buf = append(*buf, Source{Pointer: ptr, Points: points, Label: label})
+	return (*buf)[n : n+1 : n+1]
 }
 
 // insectaFragmentPoints reads the printed line "-1 / 4 / 9"; the value for a
@@ -534,22 +642,48 @@ func insectaFragmentPoints(fragments, oneFragment int) int {
 	return 0
 }
 
-// distinctInsects counts the "diversity of Insects with different names".
-// Names are folded like player names; a tile entered without a name stands
-// for its species by continent, order and size, kept apart from real names.
-func (b *insectaBoard) distinctInsects() int {
-	seen := map[string]bool{}
-	for _, t := range b.Tiles {
+// distinctInsects lists the "diversity of Insects with different names":
+// one source per different insect, appended to src, labelled with its
+// name. Names are folded like player names. A tile entered without a name
+// stands for its species by what it shows: its continent and whichever of
+// order and size were entered, kept apart from real names. So two unnamed
+// Asian tiles without order and size count once, and differ from an
+// unnamed small Asian beetle, which may be the same species: a missing
+// trait never merges tiles that show different ones.
+func (b *insectaBoard) distinctInsects(src []Source) []Source {
+	seen := make(map[string]bool, len(b.Tiles))
+	for n, t := range b.Tiles {
 		if t.Kind != "insect" {
 			continue
 		}
-		key := "traits:" + *t.Continent + "/" + *t.Order + "/" + *t.Size
-		if t.Name != nil && NameKey(*t.Name) != "" {
-			key = "name:" + NameKey(*t.Name)
+		name := strings.TrimSpace(insectaText(t.Name))
+		key := "name:" + NameKey(name)
+		label := name
+		if name == "" {
+			order, size := insectaText(t.Order), insectaText(t.Size)
+			key = "traits:" + *t.Continent + "/" + order + "/" + size
+			label = insectaTraits(*t.Continent, order, size)
+		}
+		if seen[key] {
+			continue
 		}
 		seen[key] = true
+		src = append(src, Source{Pointer: indexPointer(insectaTilePointers, "/tiles/", n), Points: 1, Label: label})
 	}
-	return len(seen)
+	return src
+}
+
+// insectaTraits names an unnamed insect by what was entered of it:
+// "Asia, Coleoptera, Small".
+func insectaTraits(continent, order, size string) string {
+	out := insectaLabel(insectaContinents, continent)
+	if order != "" {
+		out += ", " + insectaLabel(insectaOrders, order)
+	}
+	if size != "" {
+		out += ", " + insectaLabel(insectaSizes, size)
+	}
+	return out
 }
 
 // warnings points at entries that are legal but look inconsistent. They do
@@ -563,7 +697,8 @@ func (b *insectaBoard) warnings(base string) []FieldError {
 		w.Add(base+"/track", "the scored mail tiles are worth %d points but the track shows %d; the track should include them", scored, b.Track)
 	}
 	for n, m := range b.Medals {
-		if have := b.medalCount(m.Medal); *m.Level > have {
+		// Tiles whose trait was left out might be the missing ones.
+		if have, unknown := b.medalCount(m.Medal); *m.Level > have+unknown {
 			w.Add(fmt.Sprintf("%s/medals/%d/level", base, n), "level %d on %s needs %d matching %s, but the collection has %d",
 				*m.Level, insectaLabel(insectaMedals, m.Medal), *m.Level, insectaMedalUnit(m.Medal), have)
 		}
@@ -571,11 +706,12 @@ func (b *insectaBoard) warnings(base string) []FieldError {
 	return w.Errors
 }
 
-// scoredMailPoints sums the flipped Mail tiles, whose points went on the track.
+// scoredMailPoints sums the flipped Mail tiles, whose points went on the
+// track; a mail entered without its points adds nothing.
 func (b *insectaBoard) scoredMailPoints() int {
 	sum := 0
 	for _, t := range b.Tiles {
-		if t.Kind == "mail" && t.scored() {
+		if t.Kind == "mail" && t.scored() && t.Points != nil {
 			sum += *t.Points
 		}
 	}
@@ -587,24 +723,38 @@ func (t insectaTile) scored() bool { return t.Scored != nil && *t.Scored }
 
 // medalCount is the highest level the collection supports for a medal:
 // insects with the medal's attribute, or completed (scored) Mail tiles.
-func (b *insectaBoard) medalCount(medal string) int {
+// unknown counts the tiles that might have it but were entered without
+// that trait (an insect's order or size, a mail's institution).
+func (b *insectaBoard) medalCount(medal string) (have, unknown int) {
 	attr, value, _ := strings.Cut(medal, ":")
-	count := 0
 	for _, t := range b.Tiles {
-		if t.Kind == "mail" {
-			if attr == "institution" && t.scored() && (value == "any" || value == *t.Institution) {
-				count++
+		var trait string
+		switch {
+		case t.Kind == "mail" && attr == "institution" && t.scored():
+			if value == "any" {
+				have++
+				continue
 			}
+			trait = insectaText(t.Institution)
+		case t.Kind != "insect":
+			continue
+		case attr == "continent":
+			trait = *t.Continent
+		case attr == "order":
+			trait = insectaText(t.Order)
+		case attr == "size":
+			trait = insectaText(t.Size)
+		default:
 			continue
 		}
-		switch {
-		case attr == "continent" && value == *t.Continent,
-			attr == "order" && value == *t.Order,
-			attr == "size" && value == *t.Size:
-			count++
+		switch trait {
+		case value:
+			have++
+		case "":
+			unknown++
 		}
 	}
-	return count
+	return have, unknown
 }
 
 // insectaMedalUnit names what a medal counts, for a warning.

@@ -1,6 +1,7 @@
 package scoring
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -123,19 +124,38 @@ func TestInsectaEndOfGameExample(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Score: %v", err)
 	}
+	// The sources say which tiles made each line: Laura's favourites are
+	// her two Mary Kingsley wreaths, George's five continents one insect
+	// of each, and each tiebreak lists one tile per different name.
+	src := func(ptr string, points int, label string) Source {
+		return Source{Pointer: ptr, Points: points, Label: label}
+	}
 	want := []PlayerResult{
-		{Name: "Laura", Total: 32, Rank: 1, Winner: true, Breakdown: []Line{
-			{"track", "Scoring track", 24},
-			{"favourites", "Favourite insects", 4}, // two Mary Kingsley wreaths; Merian's does not count
-			{"continents", "Five continents", 0},   // no insect from Europe
-			{"fragments", "Journal fragments", 4},
-		}, Tiebreaks: []Tiebreak{{"distinctInsects", "insects with different names", 6}}, Warnings: []FieldError{}},
-		{Name: "George", Total: 31, Rank: 2, Breakdown: []Line{
-			{"track", "Scoring track", 15},
-			{"favourites", "Favourite insects", 2},
-			{"continents", "Five continents", 5},
-			{"fragments", "Journal fragments", 9},
-		}, Tiebreaks: []Tiebreak{{"distinctInsects", "insects with different names", 5}}, Warnings: []FieldError{}},
+		{Name: "Laura", Total: 32, Rank: 1, Winner: true, Entered: EnteredBoard, Breakdown: []Line{
+			{Key: "track", Label: "Scoring track", Points: 24, Sources: []Source{src("/track", 24, "")}},
+			// Two Mary Kingsley wreaths; Merian's does not count.
+			{Key: "favourites", Label: "Favourite insects", Points: 4, Sources: []Source{
+				src("/tiles/0", 2, "Cosmoderus erinaceus"), src("/tiles/2", 2, "Charaxes fulvescens")}},
+			// No insect from Europe.
+			{Key: "continents", Label: "Five continents", Points: 0, Sources: []Source{}},
+			{Key: "fragments", Label: "Journal fragments", Points: 4, Sources: []Source{src("/fragments", 4, "")}},
+		}, Tiebreaks: []Tiebreak{{Key: "distinctInsects", Label: "insects with different names", Value: 6, Sources: []Source{
+			src("/tiles/0", 1, "Cosmoderus erinaceus"), src("/tiles/2", 1, "Charaxes fulvescens"),
+			src("/tiles/4", 1, "Fulgora laternaria"), src("/tiles/7", 1, "Attacus atlas"),
+			src("/tiles/9", 1, "Petasida ephippigera"), src("/tiles/11", 1, "Xylocopa latipes"),
+		}}}, Warnings: []FieldError{}},
+		{Name: "George", Total: 31, Rank: 2, Entered: EnteredBoard, Breakdown: []Line{
+			{Key: "track", Label: "Scoring track", Points: 15, Sources: []Source{src("/track", 15, "")}},
+			{Key: "favourites", Label: "Favourite insects", Points: 2, Sources: []Source{src("/tiles/2", 2, "Fulgora laternaria")}},
+			{Key: "continents", Label: "Five continents", Points: 5, Sources: []Source{
+				src("/tiles/0", 1, "Africa"), src("/tiles/2", 1, "America"), src("/tiles/3", 1, "Asia"),
+				src("/tiles/5", 1, "Europe"), src("/tiles/7", 1, "Oceania")}},
+			{Key: "fragments", Label: "Journal fragments", Points: 9, Sources: []Source{src("/fragments", 9, "")}},
+		}, Tiebreaks: []Tiebreak{{Key: "distinctInsects", Label: "insects with different names", Value: 5, Sources: []Source{
+			src("/tiles/0", 1, "Goliathus regius"), src("/tiles/2", 1, "Fulgora laternaria"),
+			src("/tiles/3", 1, "Kallima inachus"), src("/tiles/5", 1, "Chrysomela ludovicae"),
+			src("/tiles/7", 1, "Papilio ulysses"),
+		}}}, Warnings: []FieldError{}},
 	}
 	if !reflect.DeepEqual(got.Results, want) {
 		t.Errorf("results:\n got %+v\nwant %+v", got.Results, want)
@@ -401,13 +421,18 @@ func TestInsectaValidation(t *testing.T) {
 			want:   []insectaWant{{p0 + "/tiles/0/row", "give the tile's row"}, {p0 + "/tiles/0/col", "give the tile's column"}}},
 
 		// Tiles: kinds, enumerations and the fields of each kind.
-		{name: "Insect gathering/an insect needs continent, order and size",
-			boards: []string{`{"tiles":[{"row":0,"col":0,"kind":"insect","continent":"antarctica","order":"diptera"}]}`},
+		{name: "Insect gathering/an insect's continent, order and size are known ones",
+			boards: []string{`{"tiles":[{"row":0,"col":0,"kind":"insect","continent":"antarctica","order":"diptera","size":"huge"}]}`},
 			want: []insectaWant{
 				{p0 + "/tiles/0/continent", `"antarctica" is not a known continent; use one of africa, america, asia, europe, oceania`},
 				{p0 + "/tiles/0/order", `"diptera" is not a known order`},
-				{p0 + "/tiles/0/size", "choose the size"},
+				{p0 + "/tiles/0/size", `"huge" is not a known size`},
 			}},
+		// Issue 8: order and size change no score, so they may be left
+		// out; the continent scores the five-continents bonus.
+		{name: "Insect gathering/an insect needs only its continent",
+			boards: []string{`{"tiles":[{"row":0,"col":0,"kind":"insect","order":"","size":""},{"row":1,"col":1,"kind":"insect","continent":"asia"}]}`},
+			want:   []insectaWant{{p0 + "/tiles/0/continent", "choose the continent"}}},
 		{name: "Insect gathering/a wreath is one of the researchers",
 			boards: []string{`{"tiles":[{"row":0,"col":0,"kind":"insect","continent":"asia","order":"hemiptera","size":"large","wreath":"darwin"}]}`},
 			want:   []insectaWant{{p0 + "/tiles/0/wreath", `"darwin" is not a known researcher`}}},
@@ -430,11 +455,12 @@ func TestInsectaValidation(t *testing.T) {
 				{p0 + "/tiles/0/size", `a mail tile has no "size" field`},
 				{p0 + "/tiles/0/wreath", `a mail tile has no "wreath" field`},
 			}},
-		{name: "Mail collection/a mail needs its institution and points",
+		// Issue 8: a mail's institution and points change no score (the
+		// track holds the points), so they may be left out; given, they
+		// are checked.
+		{name: "Mail collection/a mail's institution and points are checked when given",
 			boards: []string{`{"tiles":[{"row":0,"col":0,"kind":"mail"},{"row":1,"col":1,"kind":"mail","institution":"royal-society","points":0},{"row":2,"col":2,"kind":"mail","institution":"entomological-society","points":11}]}`},
 			want: []insectaWant{
-				{p0 + "/tiles/0/institution", "choose the institution"},
-				{p0 + "/tiles/0/points", "give the mail's victory points"},
 				{p0 + "/tiles/1/institution", `"royal-society" is not a known institution`},
 				{p0 + "/tiles/1/points", "a mail is worth 1 to 10 points, not 0"},
 				{p0 + "/tiles/2/points", "not 11"},
@@ -613,6 +639,175 @@ func TestInsectaSpec(t *testing.T) {
 	}
 }
 
+// The rulebook's "End of the game" example entered as totals sheets.
+const (
+	insectaLauraTotals  = `{"totals": {"track": 24, "favourites": 4, "continents": 0, "fragments": 4, "distinctInsects": 6}}`
+	insectaGeorgeTotals = `{"totals": {"track": 15, "favourites": 2, "continents": 5, "fragments": 9, "distinctInsects": 5}}`
+)
+
+// TestInsectaTotals covers boards entered as totals sheets (issue 8).
+func TestInsectaTotals(t *testing.T) {
+	const p0, p1 = "/players/0/board", "/players/1/board"
+	eleven := insectaInsects(`"researcher":"mary-kingsley","track":5`, insectaAsian(insectaSpecies(11)...)...)
+	runTotals(t, "insecta", []totalsCase{
+		{name: "issue 8/End of the game example as totals: Laura 32, George 31",
+			boards: []string{insectaLauraTotals, insectaGeorgeTotals},
+			totals: []int{32, 31}, ranks: []int{1, 2}, winners: []int{0}, complete: true, entered: []string{"totals", "totals"}},
+		{name: "issue 8/End of the game example, Laura's totals beside George's board",
+			boards: []string{insectaLauraTotals, insectaGeorge},
+			totals: []int{32, 31}, ranks: []int{1, 2}, winners: []int{0}, complete: true, entered: []string{"totals", "board"}},
+		{name: "issue 8/a sheet is final: the game is over though no one shows 12 tiles",
+			boards: []string{eleven, `{"totals": {"track": 4, "distinctInsects": 3}}`},
+			totals: []int{5, 4}, ranks: []int{1, 2}, winners: []int{0}, complete: true, entered: []string{"board", "totals"}},
+		{name: "issue 8/End of the game: the tie goes to more insects with different names, from the sheet",
+			boards: []string{insectaInsects(`"researcher":"mary-kingsley","track":20`, insectaAsian(insectaSpecies(11)...)...), `{"totals": {"track": 20, "distinctInsects": 12}}`},
+			totals: []int{20, 20}, ranks: []int{2, 1}, winners: []int{1}, complete: true, entered: []string{"board", "totals"},
+			tiebreak: "Ben wins the tie on 20 points: 12 insects with different names to 11"},
+		{name: "issue 8/a missing tiebreak counts 0, and the results say so",
+			boards: []string{`{"totals": {"track": 20}}`, `{"totals": {"track": 20, "distinctInsects": 0}}`},
+			totals: []int{20, 20}, ranks: []int{1, 1}, winners: []int{0, 1}, complete: true, entered: []string{"totals", "totals"},
+			warnings: []totalsWant{{p0 + "/totals/distinctInsects", "no insects with different names entered: counted as 0 for the tiebreak"}},
+			tiebreak: "Ana and Ben share the victory"},
+		{name: "issue 8/one fragment costs a point",
+			boards: []string{`{"totals": {"fragments": -1, "distinctInsects": 1}}`, `{"totals": {"fragments": 0, "distinctInsects": 1}}`},
+			totals: []int{-1, 0}, ranks: []int{2, 1}, winners: []int{1}, complete: true, entered: []string{"totals", "totals"}},
+		{name: "issue 8/Interpretations: with oneFragment one fragment earns 1",
+			boards:   []string{`{"totals": {"fragments": 1, "distinctInsects": 1}}`, `{"totals": {"fragments": 9, "distinctInsects": 1}}`},
+			variants: map[string]int{"oneFragment": 1},
+			totals:   []int{1, 9}, ranks: []int{2, 1}, winners: []int{1}, complete: true, entered: []string{"totals", "totals"}},
+		{name: "issue 8/Setup: researchers are checked among the boards only",
+			boards: []string{`{"researcher": "mary-kingsley"}`, `{"totals": {"track": 3, "distinctInsects": 0}}`, `{"researcher": "ida-laura-pfeiffer"}`},
+			totals: []int{0, 3, 0}, ranks: []int{2, 1, 2}, winners: []int{1}, complete: true, entered: []string{"board", "totals", "board"}},
+
+		{name: "issue 8/the five-continents bonus is all or nothing",
+			boards: []string{`{"totals": {"continents": 3}}`, `{"totals": {"continents": 10}}`},
+			errs: []totalsWant{
+				{p0 + "/totals/continents", "Five continents is either 0 or 5, not 3"},
+				{p1 + "/totals/continents", "Five continents can be 0 to 5, not 10"},
+			}},
+		{name: "issue 8/favourites come 2 points at a time",
+			boards: []string{`{"totals": {"favourites": 3}}`, `{"totals": {"favourites": 50, "track": 301}}`},
+			errs: []totalsWant{
+				{p0 + "/totals/favourites", "Favourite insects is a multiple of 2, not 3"},
+				{p1 + "/totals/track", "Scoring track can be 0 to 300, not 301"},
+				{p1 + "/totals/favourites", "Favourite insects can be 0 to 48, not 50"},
+			}},
+		{name: "issue 8/fragments score -1, 0, 4 or 9 by the printed rule",
+			boards: []string{`{"totals": {"fragments": 1}}`, `{"totals": {"fragments": 5}}`, `{"totals": {"fragments": 10}}`},
+			errs: []totalsWant{
+				{p0 + "/totals/fragments", "journal fragments score 0, -1, 4 or 9 points (none, 1, 2 or 3 fragments), not 1"},
+				{p1 + "/totals/fragments", "not 5"},
+				{"/players/2/board/totals/fragments", "Journal fragments can be -1 to 9, not 10"},
+			}},
+		{name: "issue 8/Interpretations: with oneFragment fragments score 1, 0, 4 or 9",
+			boards: []string{`{"totals": {"fragments": -1}}`}, variants: map[string]int{"oneFragment": 1},
+			errs: []totalsWant{{p0 + "/totals/fragments", "journal fragments score 0, 1, 4 or 9 points (none, 1, 2 or 3 fragments), not -1"}}},
+		{name: "issue 8/more different insects than a collection holds",
+			boards: []string{`{"totals": {"distinctInsects": 25}}`},
+			errs:   []totalsWant{{p0 + "/totals/distinctInsects", "insects with different names can be 0 to 24, not 25"}}},
+		{name: "issue 8/unknown lines and wrong types",
+			boards: []string{`{"totals": {"medals": 3, "track": "24"}}`},
+			errs: []totalsWant{
+				{p0 + "/totals/track", "expected a whole number, got text"},
+				{p0 + "/totals/medals", `"medals" is not a line of the Insecta totals sheet; use track, favourites, continents, fragments or distinctInsects`},
+			}},
+		{name: "issue 8/a totals board holds nothing else",
+			boards: []string{`{"researcher": "mary-kingsley", "totals": {"track": 3}}`},
+			errs:   []totalsWant{{p0 + "/researcher", `a board entered as totals holds nothing but "totals"`}}},
+	})
+}
+
+// TestInsectaOptionalFields covers issue 8's "fields that change no score
+// are optional": an insect's order and size, a mail's institution and
+// points. A collection entered without them scores as with them.
+func TestInsectaOptionalFields(t *testing.T) {
+	// strip removes the optional fields from every tile of a board.
+	strip := func(board string) string {
+		var b map[string]any
+		if err := json.Unmarshal([]byte(board), &b); err != nil {
+			t.Fatal(err)
+		}
+		for _, tile := range b["tiles"].([]any) {
+			for _, f := range []string{"order", "size", "institution", "points"} {
+				delete(tile.(map[string]any), f)
+			}
+		}
+		out, _ := json.Marshal(b)
+		return string(out)
+	}
+	g := insectaGame(t)
+	full, err := scoreCase(t, g, insectaRequest(nil, insectaLaura, insectaGeorge))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare, err := scoreCase(t, g, insectaRequest(nil, strip(insectaLaura), strip(insectaGeorge)))
+	if err != nil {
+		t.Fatalf("Score without the optional fields: %v", err)
+	}
+	for i := range full.Results {
+		f, b := full.Results[i], bare.Results[i]
+		if f.Total != b.Total || f.Rank != b.Rank || !reflect.DeepEqual(f.Breakdown, b.Breakdown) || !reflect.DeepEqual(f.Tiebreaks, b.Tiebreaks) {
+			t.Errorf("player %d without optional fields:\n got %+v\nwant %+v", i, b, f)
+		}
+	}
+	if !bare.Complete || !reflect.DeepEqual(bare.Winners, []int{0}) {
+		t.Errorf("complete, winners = %v, %v; want true, [0]", bare.Complete, bare.Winners)
+	}
+
+	const p0 = "/players/0/board"
+	africa, mk := `"continent":"africa"`, `"researcher":"mary-kingsley"`
+	tests := []struct {
+		name     string
+		board    string
+		distinct int
+		labels   []string // of the distinct insects
+		warnings []insectaWant
+	}{
+		{"End of the game/unnamed tiles without order and size count once per continent",
+			insectaInsects(mk, africa, africa, `"continent":"asia"`), 2, []string{"Africa", "Asia"}, nil},
+		{"End of the game/an unnamed tile counts by the traits it has",
+			insectaInsects(mk, africa, africa+`,"order":"coleoptera"`, africa+`,"order":"coleoptera","size":"small"`, africa+`,"size":"small"`),
+			4, []string{"Africa", "Africa, Coleoptera", "Africa, Coleoptera, Small", "Africa, Small"}, nil},
+		{"End of the game/a name counts by the name, whatever the traits",
+			insectaInsects(mk, africa+`,"name":"Goliathus regius"`, `"continent":"asia","name":" goliathus  REGIUS"`, africa),
+			2, []string{"Goliathus regius", "Africa"}, nil},
+		{"Medal claiming/insects without a size might be the medal's",
+			insectaInsects(`"researcher":"mary-kingsley","medals":[{"medal":"size:large","level":3},{"medal":"order:coleoptera","level":3}]`,
+				africa+`,"size":"large"`, africa, africa+`,"order":"lepidoptera"`),
+			3, nil, []insectaWant{{p0 + "/medals/1/level", "level 3 on Order: Coleoptera needs 3 matching insects, but the collection has 0"}}},
+		{"Medal claiming/mails without an institution might be the medal's",
+			insectaBoardJSON(`"researcher":"mary-kingsley","track":3,"medals":[{"medal":"institution:entomological-society","level":2},{"medal":"institution:any","level":3}]`,
+				insectaIns(0, 0),
+				`{"row":0,"col":1,"kind":"mail","scored":true}`,
+				`{"row":1,"col":0,"kind":"mail","institution":"entomological-society","points":3,"scored":true}`),
+			1, nil, []insectaWant{{p0 + "/medals/1/level", "level 3 on Institution: Any needs 3 matching scored mail tiles, but the collection has 2"}}},
+		{"B. Score completed Mail commission/a mail without points checks nothing on the track",
+			insectaBoardJSON(`"researcher":"mary-kingsley","track":0`, insectaIns(0, 0), `{"row":0,"col":1,"kind":"mail","scored":true}`), 1, nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := scoreCase(t, g, insectaRequest(nil, tt.board, `{}`))
+			if err != nil {
+				t.Fatalf("Score: %v", err)
+			}
+			tb := res.Results[0].Tiebreaks[0]
+			if tb.Value != tt.distinct {
+				t.Errorf("distinct insects = %d, want %d (%+v)", tb.Value, tt.distinct, tb.Sources)
+			}
+			if tt.labels != nil {
+				var labels []string
+				for _, s := range tb.Sources {
+					labels = append(labels, s.Label)
+				}
+				if !reflect.DeepEqual(labels, tt.labels) {
+					t.Errorf("labels = %q, want %q", labels, tt.labels)
+				}
+			}
+			insectaCheckFields(t, res.Results[0].Warnings, tt.warnings)
+		})
+	}
+}
+
 // FuzzScoreInsecta feeds whole request bodies through Score: it must never
 // panic, and must either explain what is wrong or rank every player.
 func FuzzScoreInsecta(f *testing.F) {
@@ -621,6 +816,8 @@ func FuzzScoreInsecta(f *testing.F) {
 	f.Add(`{"players":[{"name":"Ana","board":` + insectaBoardJSON(`"researcher":"mary-kingsley","track":-3`, insectaIns(0, 0), insectaMl(0, 0), insectaMl(3, 5)) + `}]}`)
 	f.Add(`{"players":[{"name":"Ana","board":{"tiles":[{"row":"1"}],"medals":[{"medal":"size:small","level":3}]}}]}`)
 	f.Add(`{"players":[{"name":"A","board":{"tiles":[{"row":9,"col":9,"kind":"mail","points":99}]}},{"name":"a","board":{}}],"variants":{"x":1}}`)
+	f.Add(`{"players":[{"name":"Laura","board":` + insectaLauraTotals + `},{"name":"George","board":` + insectaGeorge + `}],"variants":{"oneFragment":1}}`)
+	f.Add(`{"players":[{"name":"Ana","board":{"totals":{"fragments":1,"continents":3,"x":1}}},{"name":"Ben","board":{"tiles":[{"row":0,"col":0,"kind":"insect","continent":"asia"}]}}]}`)
 	f.Fuzz(func(t *testing.T, body string) {
 		res := fuzzScore(t, "insecta", []byte(body))
 		if res == nil {

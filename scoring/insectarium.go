@@ -87,16 +87,49 @@ func (insectarium) Spec() Spec {
 			{"supply", "Unused tokens"}, {"toolBonus", "Display Tool bonuses"},
 		},
 		Tiebreaks: []Option{{"displayTools", "display tools"}},
+		Totals:    slices.Clone(insectariumTotals),
 	}
 }
+
+// insectariumTotals is the totals sheet. Each maximum is what the box
+// allows: a row or column holds 3 cards of at most 9 points, so the three
+// rows (or columns) score at most 81; a supply holds at most the 50 tokens
+// of the box, 25 points; the 30 glass pieces cover at most 10 bonuses of 5
+// points; and 9 cards show at most 3 tools each.
+var insectariumTotals = []TotalsField{
+	{ID: "rows", Label: "Rows", Min: 0, Max: insectariumSize * insectariumSize * insectariumMaxPoints, Step: 1},
+	{ID: "columns", Label: "Columns", Min: 0, Max: insectariumSize * insectariumSize * insectariumMaxPoints, Step: 1},
+	{ID: "supply", Label: "Unused tokens", Min: 0, Max: insectariumTokens / 2, Step: 1},
+	{ID: "toolBonus", Label: "Display Tool bonuses", Min: 0, Max: insectariumMaxBonuses * insectariumToolSet, Step: insectariumToolSet},
+	{ID: "displayTools", Label: "display tools", Min: 0, Max: insectariumCards * len(insectariumTools), Step: 1},
+}
+
+// insectariumLines is the number of breakdown lines at the head of the
+// totals sheet; the rest are tiebreaks.
+const insectariumLines = 4
+
+// insectariumCells are the pointers of the display's cells, "/grid/r/c".
+var insectariumCells = func() (out [insectariumSize][insectariumSize]string) {
+	for r := range insectariumSize {
+		for c := range insectariumSize {
+			out[r][c] = "/grid/" + strconv.Itoa(r) + "/" + strconv.Itoa(c)
+		}
+	}
+	return out
+}()
 
 // Evaluate decodes and checks every board before scoring any, so that one
 // answer lists every problem of the table.
 func (insectarium) Evaluate(players []PlayerInput, _ map[string]int) (*Evaluation, error) {
 	var verr ValidationError
 	boards := make([]*insectariumBoard, len(players))
+	sheets := make([]*totalsSheet, len(players))
 	for i, p := range players {
-		base := fmt.Sprintf("/players/%d/board", i)
+		base := boardPointer(i)
+		if sheet, ok := decodeTotals(p.Board, base, "Insectarium", insectariumTotals, &verr); ok {
+			sheets[i] = sheet // no tokens or tools to check across the table
+			continue
+		}
 		var b insectariumBoard
 		if err := DecodeBoard(p.Board, base, &b); err != nil {
 			insectariumAppend(&verr, base, err)
@@ -116,7 +149,12 @@ func (insectarium) Evaluate(players []PlayerInput, _ map[string]int) (*Evaluatio
 
 	ev := &Evaluation{Players: make([]Scored, len(boards)), Complete: len(boards) > 0, TotalLabel: "points"}
 	for i, b := range boards {
-		ev.Players[i] = b.score(fmt.Sprintf("/players/%d/board", i))
+		if sheets[i] != nil {
+			// Totals are final: the player's display is full.
+			ev.Players[i] = sheets[i].score(boardPointer(i), insectariumLines)
+			continue
+		}
+		ev.Players[i] = b.score(boardPointer(i))
 		ev.Complete = ev.Complete && b.cardCount() == insectariumCards
 	}
 	// The chart is for the solo game only; Score hides it until the board
@@ -161,7 +199,12 @@ func (b *insectariumBoard) validate(base string, verr *ValidationError) {
 			verr.Add(fmt.Sprintf("%s/grid/%d/%d", base, r, insectariumSize), "a row of the display has only %d cards", insectariumSize)
 		}
 		for c, card := range row {
-			if card != nil {
+			if card == nil {
+				continue
+			}
+			if r < insectariumSize && c < insectariumSize {
+				card.validate(base+insectariumCells[r][c], verr)
+			} else {
 				card.validate(fmt.Sprintf("%s/grid/%d/%d", base, r, c), verr)
 			}
 		}
@@ -196,12 +239,11 @@ func (c *insectariumCard) validate(ptr string, verr *ValidationError) {
 		}
 	}
 	for k, tool := range c.Tools {
-		tp := fmt.Sprintf("%s/tools/%d", ptr, k)
 		switch {
 		case !insectariumHas(insectariumTools, tool):
-			verr.Add(tp, "%q is not a display tool; use pin, label or mat", tool)
+			verr.Add(ptr+"/tools/"+strconv.Itoa(k), "%q is not a display tool; use pin, label or mat", tool)
 		case slices.Contains(c.Tools[:k], tool):
-			verr.Add(tp, "the %s is listed twice; a card shows each tool at most once", tool)
+			verr.Add(ptr+"/tools/"+strconv.Itoa(k), "the %s is listed twice; a card shows each tool at most once", tool)
 		}
 	}
 }
@@ -268,41 +310,75 @@ func insectariumCheckPool(boards []*insectariumBoard, pool int, verr *Validation
 }
 
 // score totals a valid board. base points the tool warning at the board.
+// Sources point at the cards that scored in each line, the supply, the
+// bonuses taken as points, and the cards whose tools count for the
+// tiebreak; all of them share one backing array.
 func (b *insectariumBoard) score(base string) Scored {
+	const cells = insectariumSize * insectariumSize
+	buf := make([]Source, 0, 3*cells+2)
+	rowSrc, colSrc := buf[0:0:cells], buf[cells:cells:2*cells]
 	var rows, cols int
 	for i := range insectariumSize {
-		var row, col []*insectariumCard
-		for j := range insectariumSize {
-			row = append(row, b.card(i, j))
-			col = append(col, b.card(j, i))
-		}
-		rows += insectariumLine(insectariumToken(b.RowTokens, i), row)
-		cols += insectariumLine(insectariumToken(b.ColTokens, i), col)
+		rows += b.line(insectariumToken(b.RowTokens, i), i, -1, &rowSrc)
+		cols += b.line(insectariumToken(b.ColTokens, i), -1, i, &colSrc)
 	}
+	other := buf[2*cells : 2*cells : 2*cells+2]
 	supply := b.Supply / 2
+	supplySrc := insectariumSource(&other, "/supply", supply)
 	bonus := insectariumToolSet * b.ToolBonusesForPoints
+	bonusSrc := insectariumSource(&other, "/toolBonusesForPoints", bonus)
 	s := Scored{
 		Total: rows + cols + supply + bonus,
 		Breakdown: []Line{
-			{Key: "rows", Label: "Rows", Points: rows},
-			{Key: "columns", Label: "Columns", Points: cols},
-			{Key: "supply", Label: "Unused tokens", Points: supply},
-			{Key: "toolBonus", Label: "Display Tool bonuses", Points: bonus},
+			{Key: "rows", Label: "Rows", Points: rows, Sources: rowSrc},
+			{Key: "columns", Label: "Columns", Points: cols, Sources: colSrc},
+			{Key: "supply", Label: "Unused tokens", Points: supply, Sources: supplySrc},
+			{Key: "toolBonus", Label: "Display Tool bonuses", Points: bonus, Sources: bonusSrc},
 		},
 		Warnings: []FieldError{},
 	}
-	tools := b.toolCounts()
-	s.Tiebreaks = []Tiebreak{{Key: "displayTools", Label: "display tools", Value: tools["pin"] + tools["label"] + tools["mat"]}}
+	toolSrc := buf[2*cells+2 : 2*cells+2 : 3*cells+2]
+	tools := b.toolCounts(&toolSrc)
+	s.Tiebreaks = []Tiebreak{{Key: "displayTools", Label: "display tools", Value: tools[0] + tools[1] + tools[2], Sources: toolSrc}}
 	if w, ok := b.bonusWarning(base, tools); ok {
 		s.Warnings = append(s.Warnings, w)
 	}
 	return s
 }
 
+// insectariumSource appends a source for points at ptr to buf, when there
+// are any, and returns the one-element (or empty) list of it.
+func insectariumSource(buf *[]Source, ptr string, points int) []Source {
+	if points == 0 {
+		return (*buf)[len(*buf):len(*buf)]
+	}
+	*buf = append(*buf, Source{Pointer: ptr, Points: points})
+	return (*buf)[len(*buf)-1 : len(*buf) : len(*buf)]
+}
+
+// line scores row r (c < 0) or column c (r < 0) under token, appending a
+// source for every card that scores to src.
+func (b *insectariumBoard) line(token string, r, c int, src *[]Source) int {
+	sum := 0
+	for k := range insectariumSize {
+		row, col := r, c
+		if r < 0 {
+			row = k
+		} else {
+			col = k
+		}
+		if p := insectariumCardPoints(token, b.card(row, col)); p != 0 {
+			sum += p
+			*src = append(*src, Source{Pointer: insectariumCells[row][col], Points: p})
+		}
+	}
+	return sum
+}
+
 // bonusWarning flags more bonuses than full tool sets on the final display.
 // It is only a warning: gear cards can move cards away after a bonus.
-func (b *insectariumBoard) bonusWarning(base string, tools map[string]int) (FieldError, bool) {
-	sets := min(tools["pin"], tools["label"], tools["mat"])
+func (b *insectariumBoard) bonusWarning(base string, tools [3]int) (FieldError, bool) {
+	sets := min(tools[0], tools[1], tools[2])
 	taken := b.ToolBonusesForPoints + b.ToolBonusesForTokens
 	if taken <= sets {
 		return FieldError{}, false
@@ -337,17 +413,21 @@ func (b *insectariumBoard) cardCount() int {
 	return n
 }
 
-// toolCounts counts each display tool on the board, covered or not: the
-// rulebook's tiebreak counts both, and glass pieces are not entered.
-func (b *insectariumBoard) toolCounts() map[string]int {
-	counts := map[string]int{}
+// toolCounts counts each display tool on the board (pin, label, mat),
+// covered or not: the rulebook's tiebreak counts both, and glass pieces are
+// not entered. It appends a source to src for each card with tools.
+func (b *insectariumBoard) toolCounts(src *[]Source) [3]int {
+	var counts [3]int
 	for r := range insectariumSize {
 		for c := range insectariumSize {
-			if card := b.card(r, c); card != nil {
-				for _, t := range card.Tools {
-					counts[t]++
-				}
+			card := b.card(r, c)
+			if card == nil || len(card.Tools) == 0 {
+				continue
 			}
+			for _, t := range card.Tools {
+				counts[slices.IndexFunc(insectariumTools, func(o Option) bool { return o.ID == t })]++
+			}
+			*src = append(*src, Source{Pointer: insectariumCells[r][c], Points: len(card.Tools)})
 		}
 	}
 	return counts
@@ -361,24 +441,20 @@ func insectariumToken(toks []*string, i int) string {
 	return *toks[i]
 }
 
-// insectariumLine scores one row or column: each card matching the token by
-// colour or insect earns its points, a dragonfly earns 1, and a line without
-// a token earns nothing.
-func insectariumLine(token string, cards []*insectariumCard) int {
-	if token == "" {
+// insectariumCardPoints is what one card (nil for an empty cell) earns in a
+// line under token ("" for none): a card matching the token by colour or
+// insect earns its points, a dragonfly earns 1, and a line without a token
+// earns nothing.
+func insectariumCardPoints(token string, c *insectariumCard) int {
+	switch {
+	case token == "" || c == nil:
 		return 0
+	case c.Wild:
+		return 1
+	case c.Color == token || c.Insect == token:
+		return c.Points
 	}
-	sum := 0
-	for _, c := range cards {
-		switch {
-		case c == nil:
-		case c.Wild:
-			sum++
-		case c.Color == token || c.Insect == token:
-			sum += c.Points
-		}
-	}
-	return sum
+	return 0
 }
 
 func insectariumIsToken(id string) bool {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -92,21 +93,36 @@ func TestInsectariumRulebookExample(t *testing.T) {
 	t.Run("Example - End of Game Scoring: breakdown and total", func(t *testing.T) {
 		res := insectariumMustScore(t, insectariumExampleBoard)
 		got := res.Results[0]
+		// The sources are the cards that score in each line with what
+		// they score there: in the rows the dragonfly and the moth of the
+		// moth row, the three butterflies, the beetle (2 + 8 + 5 = 15).
+		src := func(ptr string, points int) Source { return Source{Pointer: ptr, Points: points} }
 		wantLines := []Line{
-			{Key: "rows", Label: "Rows", Points: 15},
-			{Key: "columns", Label: "Columns", Points: 13},
-			{Key: "supply", Label: "Unused tokens", Points: 1},
-			{Key: "toolBonus", Label: "Display Tool bonuses", Points: 5},
+			{Key: "rows", Label: "Rows", Points: 15, Sources: []Source{
+				src("/grid/0/0", 1), src("/grid/0/1", 1),
+				src("/grid/1/0", 3), src("/grid/1/1", 2), src("/grid/1/2", 3),
+				src("/grid/2/0", 5)}},
+			// Green column 4, black 4, yellow 5.
+			{Key: "columns", Label: "Columns", Points: 13, Sources: []Source{
+				src("/grid/0/0", 1), src("/grid/1/0", 3),
+				src("/grid/1/1", 2), src("/grid/2/1", 2),
+				src("/grid/0/2", 2), src("/grid/1/2", 3)}},
+			{Key: "supply", Label: "Unused tokens", Points: 1, Sources: []Source{src("/supply", 1)}},
+			{Key: "toolBonus", Label: "Display Tool bonuses", Points: 5, Sources: []Source{src("/toolBonusesForPoints", 5)}},
 		}
-		if !slices.Equal(got.Breakdown, wantLines) {
+		if !reflect.DeepEqual(got.Breakdown, wantLines) {
 			t.Errorf("breakdown = %+v, want %+v", got.Breakdown, wantLines)
 		}
 		if got.Total != 34 {
 			t.Errorf("total = %d, want 34", got.Total)
 		}
-		wantTB := []Tiebreak{{Key: "displayTools", Label: "display tools", Value: 6}}
-		if !slices.Equal(got.Tiebreaks, wantTB) {
+		wantTB := []Tiebreak{{Key: "displayTools", Label: "display tools", Value: 6, Sources: []Source{
+			src("/grid/0/1", 2), src("/grid/0/2", 1), src("/grid/1/1", 2), src("/grid/2/1", 1)}}}
+		if !reflect.DeepEqual(got.Tiebreaks, wantTB) {
 			t.Errorf("tiebreaks = %+v, want %+v", got.Tiebreaks, wantTB)
+		}
+		if got.Entered != EnteredBoard {
+			t.Errorf("entered = %q, want board", got.Entered)
 		}
 		if len(got.Warnings) != 0 {
 			t.Errorf("warnings = %+v, want none", got.Warnings)
@@ -128,20 +144,28 @@ func TestInsectariumRulebookExample(t *testing.T) {
 	tests := []struct {
 		name  string
 		token string
-		cards []*insectariumCard
+		r, c  int // the row (c < 0) or the column (r < 0)
 		want  int
 	}{
-		{"Green Column", "green", []*insectariumCard{b.card(0, 0), b.card(1, 0), b.card(2, 0)}, 4},
-		{"Black Column", "black", []*insectariumCard{b.card(0, 1), b.card(1, 1), b.card(2, 1)}, 4},
-		{"Yellow Column", "yellow", []*insectariumCard{b.card(0, 2), b.card(1, 2), b.card(2, 2)}, 5},
-		{"Moth Row", "moth", b.Grid[0], 2},
-		{"Butterfly Row", "butterfly", b.Grid[1], 8},
-		{"Beetle Row", "beetle", b.Grid[2], 5},
+		{"Green Column", "green", -1, 0, 4},
+		{"Black Column", "black", -1, 1, 4},
+		{"Yellow Column", "yellow", -1, 2, 5},
+		{"Moth Row", "moth", 0, -1, 2},
+		{"Butterfly Row", "butterfly", 1, -1, 8},
+		{"Beetle Row", "beetle", 2, -1, 5},
 	}
 	for _, tt := range tests {
 		t.Run("Example - End of Game Scoring: "+tt.name, func(t *testing.T) {
-			if got := insectariumLine(tt.token, tt.cards); got != tt.want {
+			var src []Source
+			if got := b.line(tt.token, tt.r, tt.c, &src); got != tt.want {
 				t.Errorf("got %d, want %d", got, tt.want)
+			}
+			sum := 0
+			for _, s := range src {
+				sum += s.Points
+			}
+			if sum != tt.want {
+				t.Errorf("sources %+v add up to %d, want %d", src, sum, tt.want)
 			}
 		})
 	}
@@ -627,6 +651,102 @@ func TestInsectariumSpec(t *testing.T) {
 	}
 }
 
+// insectariumExampleTotals is the rulebook's "Example - End of Game
+// Scoring" entered as a totals sheet.
+const insectariumExampleTotals = `{"totals": {"rows": 15, "columns": 13, "supply": 1, "toolBonus": 5, "displayTools": 6}}`
+
+// TestInsectariumTotals covers boards entered as totals sheets (issue 8):
+// scored, ranked and tie-broken like boards, final, and checked as
+// strictly.
+func TestInsectariumTotals(t *testing.T) {
+	const p0, p1 = "/players/0/board", "/players/1/board"
+	board30 := insectariumBoardFor(30, "beetle", 1, 9)
+	runTotals(t, "insectarium", []totalsCase{
+		{name: "issue 8/Example - End of Game Scoring as totals: 34 points, decent",
+			boards: []string{insectariumExampleTotals},
+			totals: []int{34}, ranks: []int{1}, winners: []int{0}, complete: true, entered: []string{"totals"}},
+		{name: "issue 8/a totals board and a board at one table",
+			boards: []string{insectariumExampleTotals, insectariumExampleBoard},
+			totals: []int{34, 34}, ranks: []int{1, 1}, winners: []int{0, 1}, complete: true, entered: []string{"totals", "board"},
+			tiebreak: "Ana and Ben share the victory: level on 34 points and on every tiebreak"},
+		{name: "issue 8/Game End and Final Scoring: the tie goes to the most display tools, from the sheet",
+			boards: []string{board30, `{"totals": {"rows": 30, "displayTools": 2}}`},
+			totals: []int{30, 30}, ranks: []int{2, 1}, winners: []int{1}, complete: true, entered: []string{"board", "totals"},
+			tiebreak: "Ben wins the tie on 30 points: 2 display tools to 1"},
+		{name: "issue 8/a missing line counts 0, a missing tiebreak 0 with a warning",
+			boards: []string{`{"totals": {"columns": 30}}`, board30},
+			totals: []int{30, 30}, ranks: []int{2, 1}, winners: []int{1}, complete: true, entered: []string{"totals", "board"},
+			warnings: []totalsWant{{p0 + "/totals/displayTools", "no display tools entered: counted as 0 for the tiebreak"}},
+			tiebreak: "Ben wins the tie on 30 points: 1 display tools to 0"},
+		{name: "issue 8/null is a value not entered",
+			boards: []string{`{"totals": {"rows": 3, "displayTools": null}}`},
+			totals: []int{3}, ranks: []int{1}, winners: []int{0}, complete: true, entered: []string{"totals"},
+			warnings: []totalsWant{{p0 + "/totals/displayTools", "no display tools entered"}}},
+		{name: "issue 8/an empty sheet is final too",
+			boards: []string{`{"totals": {}}`, `{"totals": null}`},
+			totals: []int{0, 0}, ranks: []int{1, 1}, winners: []int{0, 1}, complete: true, entered: []string{"totals", "totals"},
+			warnings: []totalsWant{{p0 + "/totals/displayTools", "counted as 0"}, {p1 + "/totals/displayTools", "counted as 0"}},
+			tiebreak: "share the victory"},
+		{name: "issue 8/an unfinished display keeps the table open",
+			boards: []string{insectariumExampleTotals, insectariumBoardFor(30, "beetle", 0, 8)},
+			totals: []int{34, 30}, ranks: []int{1, 2}, winners: []int{}, complete: false, entered: []string{"totals", "board"}},
+		{name: "issue 8/Tokens: the pool counts the boards, a sheet has none",
+			boards: []string{`{"rowTokens": ["red", "red", "red"]}`, `{"totals": {"rows": 12, "displayTools": 0}}`, `{"colTokens": ["red", "red"]}`},
+			totals: []int{0, 12, 0}, ranks: []int{2, 1, 2}, winners: []int{}, complete: false, entered: []string{"board", "totals", "board"}},
+		{name: "issue 8/the highest values of the box",
+			boards: []string{`{"totals": {"rows": 81, "columns": 81, "supply": 25, "toolBonus": 50, "displayTools": 27}}`},
+			totals: []int{237}, ranks: []int{1}, winners: []int{0}, complete: true, entered: []string{"totals"}},
+
+		{name: "issue 8/values outside a line's range",
+			boards: []string{`{"totals": {"rows": 82, "columns": -1, "supply": 26, "toolBonus": 55, "displayTools": 28}}`},
+			errs: []totalsWant{
+				{p0 + "/totals/rows", "Rows can be 0 to 81, not 82"},
+				{p0 + "/totals/columns", "Columns can be 0 to 81, not -1"},
+				{p0 + "/totals/supply", "Unused tokens can be 0 to 25, not 26"},
+				{p0 + "/totals/toolBonus", "Display Tool bonuses can be 0 to 50, not 55"},
+				{p0 + "/totals/displayTools", "display tools can be 0 to 27, not 28"},
+			}},
+		{name: "issue 8/Display Tool bonuses come 5 points at a time",
+			boards: []string{`{"totals": {"toolBonus": 12}}`},
+			errs:   []totalsWant{{p0 + "/totals/toolBonus", "Display Tool bonuses is a multiple of 5, not 12"}}},
+		{name: "issue 8/unknown lines are refused by name",
+			boards: []string{`{"totals": {"rows": 3, "bonus": 5, "Rows": 1}}`},
+			errs: []totalsWant{
+				{p0 + "/totals/Rows", `"Rows" is not a line of the Insectarium totals sheet; use rows, columns, supply, toolBonus or displayTools`},
+				{p0 + "/totals/bonus", `"bonus" is not a line`},
+			}},
+		{name: "issue 8/wrong types at their line",
+			boards: []string{`{"totals": {"rows": "12", "columns": 2.5, "supply": true, "toolBonus": [5]}}`},
+			errs: []totalsWant{
+				{p0 + "/totals/rows", "expected a whole number, got text"},
+				{p0 + "/totals/columns", "expected a whole number, got 2.5"},
+				{p0 + "/totals/supply", "expected a whole number, got true or false"},
+				{p0 + "/totals/toolBonus", "expected a whole number, got a list"},
+			}},
+		{name: "issue 8/a sheet is an object",
+			boards: []string{`{"totals": [15, 13]}`, `{"totals": 34}`},
+			errs: []totalsWant{
+				{p0 + "/totals", "expected an object, got a list"},
+				{p1 + "/totals", "expected an object, got a number"},
+			}},
+		{name: "issue 8/a totals board holds nothing else",
+			boards: []string{`{"totals": {"rows": 3}, "supply": 2, "grid": []}`},
+			errs: []totalsWant{
+				{p0 + "/grid", `a board entered as totals holds nothing but "totals": remove "grid"`},
+				{p0 + "/supply", `remove "supply"`},
+			}},
+		{name: "issue 8/Tokens: the pool still holds for the boards beside a sheet",
+			boards: []string{`{"rowTokens": ["red", "red", "red"]}`, `{"totals": {"rows": 12}}`, `{"colTokens": ["red", "red", "red"]}`},
+			errs:   []totalsWant{{"/players/2/board/colTokens/2", "only 5 red tokens are in the game"}}},
+		{name: "issue 8/every problem of every board at once",
+			boards: []string{`{"grid": [[{"color": "blue", "insect": "moth", "points": 3}]]}`, `{"totals": {"rows": 100}}`},
+			errs: []totalsWant{
+				{p0 + "/grid/0/0/color", "not a colour"},
+				{p1 + "/totals/rows", "not 100"},
+			}},
+	})
+}
+
 // FuzzScoreInsectarium feeds whole request bodies to Score: it must answer
 // every one with either field errors or a consistent ranking, never a panic.
 func FuzzScoreInsectarium(f *testing.F) {
@@ -637,6 +757,8 @@ func FuzzScoreInsectarium(f *testing.F) {
 		`{"name":"Ben","board":null}],"variants":{"x":1}}`)
 	f.Add(`{"players":[{"name":"Ana","board":{"grid":[[],[],[],[]],"supply":1e30,"toolBonusesForPoints":2.5}}]}`)
 	f.Add(`{"players":[]}`)
+	f.Add(`{"players":[{"name":"Ana","board":` + insectariumExampleTotals + `},{"name":"Ben","board":` + insectariumExampleBoard + `}]}`)
+	f.Add(`{"players":[{"name":"Ana","board":{"totals":{"rows":82,"toolBonus":7,"x":1}}},{"name":"Ben","board":{"totals":null,"supply":1}}]}`)
 	f.Fuzz(func(t *testing.T, body string) {
 		fuzzScore(t, "insectarium", []byte(body))
 	})

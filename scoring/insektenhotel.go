@@ -68,8 +68,16 @@ func (insektenhotel) Spec() Spec {
 		Variants:  []VariantSpec{},
 		Breakdown: []Option{{ID: "guests", Label: "Guests"}},
 		Tiebreaks: []Option{},
+		// A hotel has six rooms, so a totals sheet holds 0 to 6 guests.
+		Totals: []TotalsField{hotelTotalsGuests},
 	}
 }
+
+// hotelTotalsGuests is the one line of the totals sheet.
+var hotelTotalsGuests = TotalsField{ID: "guests", Label: "Guests", Min: 0, Max: hotelFullGuests, Step: 1}
+
+// hotelFloorPointers are the pointers of a hotel's floors, "/floors/f".
+var hotelFloorPointers = indexPointers("/floors/", hotelFloorCount)
 
 // Evaluate checks every hotel on its own, then the table as a whole (hotel
 // colours, the card supply, a single winner), and counts guests.
@@ -77,30 +85,54 @@ func (insektenhotel) Evaluate(players []PlayerInput, _ map[string]int) (*Evaluat
 	var verr ValidationError
 	boards := make([]hotelBoard, len(players))
 	valid := make([]bool, len(players))
+	sheets := make([]*totalsSheet, len(players))
+	fields := []TotalsField{hotelTotalsGuests}
 	for i, p := range players {
-		base := fmt.Sprintf("/players/%d/board", i)
+		base := boardPointer(i)
+		before := len(verr.Errors)
+		if sheet, ok := decodeTotals(p.Board, base, "Insektenhotel", fields, &verr); ok {
+			// A sheet has no floors or colour for the table checks;
+			// only its guest count takes part, in hotelCheckFull.
+			sheets[i], valid[i] = sheet, len(verr.Errors) == before
+			continue
+		}
 		if err := DecodeBoard(p.Board, base, &boards[i]); err != nil {
 			hotelMerge(&verr, base, err)
 			// A half-decoded board would only add noise to the table checks.
 			boards[i] = hotelBoard{}
 			continue
 		}
-		before := len(verr.Errors)
+		before = len(verr.Errors)
 		hotelCheckBoard(&verr, base, boards[i])
 		valid[i] = len(verr.Errors) == before
 	}
 	hotelCheckColours(&verr, boards)
 	hotelCheckSupply(&verr, boards)
-	full := hotelCheckFull(&verr, boards, valid)
+	full := hotelCheckFull(&verr, boards, sheets, valid)
 	if err := verr.Err(); err != nil {
 		return nil, err
 	}
 	ev := &Evaluation{Players: make([]Scored, len(players)), Complete: full == 1, TotalLabel: "guests"}
 	for i, b := range boards {
+		if sheets[i] != nil {
+			ev.Players[i] = sheets[i].score(boardPointer(i), 1)
+			continue
+		}
 		n := hotelGuests(b.Floors)
-		ev.Players[i] = Scored{Total: n, Breakdown: []Line{{Key: "guests", Label: "Guests", Points: n}}}
+		ev.Players[i] = Scored{Total: n, Breakdown: []Line{{Key: "guests", Label: "Guests", Points: n, Sources: hotelSources(b.Floors)}}}
 	}
 	return ev, nil
+}
+
+// hotelSources points at each floor with guests, with its guest count.
+func hotelSources(floors []HotelFloor) []Source {
+	out := make([]Source, 0, len(floors))
+	for f, fl := range floors {
+		if fl.Guests != 0 {
+			out = append(out, Source{Pointer: indexPointer(hotelFloorPointers, "/floors/", f), Points: fl.Guests})
+		}
+	}
+	return out
 }
 
 // hotelMerge appends the problems of err to verr; any other error (which
@@ -125,7 +157,7 @@ func hotelCheckBoard(verr *ValidationError, base string, b hotelBoard) {
 	}
 	seen := map[string]bool{}
 	for j, f := range b.Floors {
-		ptr := fmt.Sprintf("%s/floors/%d", base, j)
+		ptr := base + indexPointer(hotelFloorPointers, "/floors/", j)
 		switch {
 		case f.Species == "":
 			verr.Add(ptr+"/species", "choose the species this floor is for")
@@ -177,17 +209,24 @@ func hotelCheckSupply(verr *ValidationError, boards []hotelBoard) {
 	}
 }
 
-// hotelCheckFull counts the full hotels among the valid boards. The game
-// stops when the first hotel fills, so a second full hotel is an error.
-func hotelCheckFull(verr *ValidationError, boards []hotelBoard, valid []bool) int {
+// hotelCheckFull counts the full hotels among the valid boards, whether a
+// board shows all six rooms taken or a totals sheet says six guests. The
+// game stops when the first hotel fills, so a second full hotel is an error.
+func hotelCheckFull(verr *ValidationError, boards []hotelBoard, sheets []*totalsSheet, valid []bool) int {
 	full := 0
 	for i, b := range boards {
-		if !valid[i] || !hotelIsFull(b.Floors) {
+		ptr := "/floors"
+		isFull := hotelIsFull(b.Floors)
+		if sheets[i] != nil {
+			guests, _ := sheets[i].get("guests")
+			ptr, isFull = "/totals/guests", guests == hotelFullGuests
+		}
+		if !valid[i] || !isFull {
 			continue
 		}
 		full++
 		if full > 1 {
-			verr.Add(fmt.Sprintf("/players/%d/board/floors", i), "only one hotel can fill first: the game ended when the first hotel was full")
+			verr.Add(boardPointer(i)+ptr, "only one hotel can fill first: the game ended when the first hotel was full")
 		}
 	}
 	return full

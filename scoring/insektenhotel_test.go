@@ -3,6 +3,7 @@ package scoring
 import (
 	"encoding/json"
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -124,7 +125,7 @@ func TestInsektenhotelScore(t *testing.T) {
 			for _, r := range res.Results {
 				totals = append(totals, r.Total)
 				ranks = append(ranks, r.Rank)
-				if got, want := r.Breakdown, []Line{{Key: "guests", Label: "Guests", Points: r.Total}}; !slices.Equal(got, want) {
+				if got, want := r.Breakdown, []Line{{Key: "guests", Label: "Guests", Points: r.Total, Sources: r.Breakdown[0].Sources}}; !reflect.DeepEqual(got, want) {
 					t.Errorf("%s breakdown = %v, want %v", r.Name, got, want)
 				}
 			}
@@ -265,6 +266,63 @@ func TestInsektenhotelErrors(t *testing.T) {
 	}
 }
 
+// TestInsektenhotelTotals covers hotels entered as a guest count (issue 8):
+// still exactly one full hotel ends the game, whether its six guests come
+// from a board or a sheet.
+func TestInsektenhotelTotals(t *testing.T) {
+	const p1, p2 = "/players/1/board", "/players/2/board"
+	runTotals(t, "insektenhotel", []totalsCase{
+		{name: "issue 8/End of the Game: six guests on the sheet win",
+			boards: []string{`{"totals": {"guests": 6}}`, hotelFiveGreen, `{"totals": {"guests": 4}}`},
+			totals: []int{6, 5, 4}, ranks: []int{1, 2, 3}, winners: []int{0}, complete: true, entered: []string{"totals", "board", "totals"}},
+		{name: "issue 8/End of the Game: the full hotel on a board wins beside sheets",
+			boards: []string{`{"totals": {"guests": 5}}`, hotelFullBlue},
+			totals: []int{5, 6}, ranks: []int{2, 1}, winners: []int{1}, complete: true, entered: []string{"totals", "board"}},
+		{name: "issue 8/no full hotel: the game goes on, sheets or not",
+			boards: []string{`{"totals": {"guests": 5}}`, `{"totals": {}}`},
+			totals: []int{5, 0}, ranks: []int{1, 2}, winners: []int{}, complete: false, entered: []string{"totals", "totals"}},
+		{name: "issue 8/Contents: the species count holds for the boards beside a sheet",
+			boards: []string{`{"floors": [{"species": "bee", "guests": 2}]}`, `{"totals": {"guests": 6}}`,
+				`{"floors": [{"species": "bee", "guests": 2}]}`, `{"floors": [{"species": "bee", "guests": 2}]}`},
+			totals: []int{2, 6, 2, 2}, ranks: []int{2, 1, 2, 2}, winners: []int{1}, complete: true, entered: []string{"board", "totals", "board", "board"}},
+
+		{name: "issue 8/End of the Game: a full board, then six guests on a sheet",
+			boards: []string{hotelFullBlue, `{"totals": {"guests": 6}}`},
+			errs:   []totalsWant{{p1 + "/totals/guests", "only one hotel can fill first"}}},
+		{name: "issue 8/End of the Game: six guests on a sheet, then a full board",
+			boards: []string{`{"totals": {"guests": 6}}`, hotelFiveGreen, hotelFullBlue},
+			errs:   []totalsWant{{p2 + "/floors", "only one hotel can fill first"}}},
+		{name: "issue 8/Goal of the Game: a hotel holds 0 to 6 guests",
+			boards: []string{`{"totals": {"guests": 7}}`, `{"totals": {"guests": -1, "pairs": 3}}`},
+			errs: []totalsWant{
+				{"/players/0/board/totals/guests", "Guests can be 0 to 6, not 7"},
+				{p1 + "/totals/guests", "not -1"},
+				{p1 + "/totals/pairs", `"pairs" is not a line of the Insektenhotel totals sheet; use guests`},
+			}},
+		{name: "issue 8/a totals board holds nothing else",
+			boards: []string{`{"hotel": "blue", "totals": {"guests": 6}}`, `{}`},
+			errs:   []totalsWant{{"/players/0/board/hotel", `holds nothing but "totals"`}}},
+	})
+}
+
+// TestInsektenhotelSources checks that the guests line points at the
+// floors that hold guests, with how many (issue 8, "why this score").
+func TestInsektenhotelSources(t *testing.T) {
+	res, err := hotelScore(t, []hotelPlayer{{"Ana", hotelFourRed}, {"Ben", hotelFullGreen}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]Source{
+		{{Pointer: "/floors/0", Points: 2}, {Pointer: "/floors/2", Points: 2}},
+		{{Pointer: "/floors/0", Points: 2}, {Pointer: "/floors/1", Points: 2}, {Pointer: "/floors/2", Points: 2}},
+	}
+	for i, r := range res.Results {
+		if got := r.Breakdown[0].Sources; !reflect.DeepEqual(got, want[i]) {
+			t.Errorf("%s: sources %+v, want %+v", r.Name, got, want[i])
+		}
+	}
+}
+
 // FuzzScoreInsektenhotel feeds whole request bodies to Score: whatever comes
 // in, the answer is either a ValidationError pointing into the request or a
 // consistent ranking.
@@ -276,6 +334,8 @@ func FuzzScoreInsektenhotel(f *testing.F) {
 		`{"players":[{"name":"Ana","board":` + hotelFourRed + `},{"name":"Ben","board":` + hotelFourYellow + `},{"name":"Cleo","board":` + hotelThreeBlue + `}],"variants":{"x":1}}`,
 		`{"players":[{"name":"Ana","board":{"floors":[{"species":"fly","guests":2}]}},{"name":"ana","board":{"hotel":7}}]}`,
 		`{"players":[]}`,
+		`{"players":[{"name":"Ana","board":{"totals":{"guests":6}}},{"name":"Ben","board":` + hotelFullGreen + `}]}`,
+		`{"players":[{"name":"Ana","board":{"totals":{"guests":6}}},{"name":"Ben","board":{"totals":{"guests":5}}}]}`,
 	} {
 		f.Add([]byte(seed))
 	}

@@ -45,14 +45,19 @@ var recorder = struct {
 	made map[testing.TB]int
 }{cases: map[string]recordedRequest{}, made: map[testing.TB]int{}}
 
-// scoreCase is Score for a test case; it records the request.
+// scoreCase is Score for a test case; it records the request, and checks
+// what every result promises (fuzzCheckResult).
 func scoreCase(t testing.TB, g Game, req Request) (*Result, error) {
 	t.Helper()
 	// A board that is not JSON cannot be sent: such a case stays out.
 	if body, err := json.Marshal(req); err == nil {
 		recordBody(t, g.Spec().ID, body)
 	}
-	return Score(g, req)
+	res, err := Score(g, req)
+	if err == nil {
+		fuzzCheckResult(t, res, len(req.Players))
+	}
+	return res, err
 }
 
 // recordBody notes a request body of game made by test t.

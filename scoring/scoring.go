@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -63,6 +64,10 @@ type Spec struct {
 	Breakdown []Option `json:"breakdown"`
 	// Tiebreaks lists the keys and labels of the tiebreak chain in order.
 	Tiebreaks []Option `json:"tiebreaks"`
+	// Totals is the game's totals sheet: its breakdown keys, then its
+	// tiebreak keys, each with the values a board entered as totals may
+	// give it (see totals.go).
+	Totals []TotalsField `json:"totals"`
 }
 
 // PlayerInput is one player's name and raw board as sent by a client. The
@@ -84,6 +89,10 @@ type Line struct {
 	Key    string `json:"key"`
 	Label  string `json:"label"`
 	Points int    `json:"points"`
+	// Sources are the board positions that made the line. Score always
+	// sets it (empty when nothing scored); results stored before it
+	// existed have none, hence omitzero.
+	Sources []Source `json:"sources,omitzero"`
 }
 
 // Tiebreak is a player's value in one step of the tiebreak chain; higher wins.
@@ -91,7 +100,31 @@ type Tiebreak struct {
 	Key   string `json:"key"`
 	Label string `json:"label"`
 	Value int    `json:"value"`
+	// Sources are the board positions the value counts, as for Line.
+	Sources []Source `json:"sources,omitzero"`
 }
+
+// Source is one board position behind a score line or a tiebreak value,
+// so that a client can show why a player scored what they did without
+// knowing the rules.
+type Source struct {
+	// Pointer is a JSON Pointer into the player's board ("/grid/0/1",
+	// "/tiles/3", "/totals/rows").
+	Pointer string `json:"pointer"`
+	// Points is what the position adds to the line or tiebreak value; the
+	// sources of a line add up to its points. A game lists only positions
+	// that add something, so it is never 0.
+	Points int `json:"points,omitempty"`
+	// Label names the position in a few words where the pointer alone
+	// says little: the insect a tiebreak counts, for example.
+	Label string `json:"label,omitempty"`
+}
+
+// How a player's board was entered: PlayerResult.Entered.
+const (
+	EnteredBoard  = "board"  // the board itself: cards, tiles, floors
+	EnteredTotals = "totals" // the game's totals sheet ({"totals": {…}})
+)
 
 // FieldError ties a message to the place in the request it is about, as a
 // JSON Pointer (RFC 6901). It is used for errors and for warnings alike.
@@ -137,6 +170,8 @@ type Scored struct {
 	// Tiebreaks are compared in order after the total; higher is better.
 	Tiebreaks []Tiebreak
 	Warnings  []FieldError
+	// Totals says the board was entered as a totals sheet.
+	Totals bool
 }
 
 // Evaluation is a game's verdict on a whole table of boards.
@@ -171,6 +206,9 @@ type PlayerResult struct {
 	Breakdown []Line       `json:"breakdown"`
 	Tiebreaks []Tiebreak   `json:"tiebreaks"`
 	Warnings  []FieldError `json:"warnings"`
+	// Entered is EnteredBoard or EnteredTotals. Always set by Score;
+	// results stored before it existed have none.
+	Entered string `json:"entered,omitempty"`
 }
 
 // Result is the scored table, in the API's shape.
@@ -281,7 +319,7 @@ func Score(g Game, req Request) (*Result, error) {
 	}
 	seen := map[string]int{}
 	for i, p := range req.Players {
-		ptr := fmt.Sprintf("/players/%d/name", i)
+		ptr := "/players/" + strconv.Itoa(i) + "/name"
 		name := strings.TrimSpace(p.Name)
 		switch {
 		case name == "":
@@ -363,6 +401,10 @@ func rank(game string, players []PlayerInput, ev *Evaluation, complete bool) *Re
 				r++
 			}
 		}
+		entered := EnteredBoard
+		if s.Totals {
+			entered = EnteredTotals
+		}
 		res.Results[i] = PlayerResult{
 			Name:      strings.TrimSpace(players[i].Name),
 			Total:     s.Total,
@@ -370,6 +412,15 @@ func rank(game string, players []PlayerInput, ev *Evaluation, complete bool) *Re
 			Breakdown: nonNil(s.Breakdown),
 			Tiebreaks: nonNil(s.Tiebreaks),
 			Warnings:  nonNil(s.Warnings),
+			Entered:   entered,
+		}
+		for k := range res.Results[i].Breakdown {
+			l := &res.Results[i].Breakdown[k]
+			l.Sources = nonNil(l.Sources)
+		}
+		for k := range res.Results[i].Tiebreaks {
+			tb := &res.Results[i].Tiebreaks[k]
+			tb.Sources = nonNil(tb.Sources)
 		}
 		if complete && r == 1 {
 			res.Results[i].Winner = true
