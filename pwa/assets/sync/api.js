@@ -625,12 +625,13 @@ export function getPlay(group, id) {
  * logPlay records a play that had no table.
  * @param {string} group
  * @param {PlayRequest} req
+ * @param {Object<string, string>} [meta] what the kind's handlers need (the quick score it keeps)
  * @returns {Promise<Play>}
  */
-export function logPlay(group, req) {
+export function logPlay(group, req, meta = {}) {
   return outbox.send({
     kind: 'logPlay', lane: `group:${group}`, method: 'POST', path: inGroup('/api/v1/plays', group), body: req,
-    key: outbox.newKey(), label: 'a logged play', meta: { group },
+    key: outbox.newKey(), label: 'a logged play', meta: { ...meta, group },
   });
 }
 
@@ -649,15 +650,28 @@ export function editPlay(group, id, req) {
 }
 
 /**
- * deletePlay removes a play from the group's history.
+ * deletePlay removes a play from the group's history. With hold, the
+ * delete waits that long (ms) in the outbox before it is sent, even when
+ * the outbox is nudged: until then outbox.withdraw(op) takes it back.
  * @param {string} group
  * @param {string} id
+ * @param {{hold?: number, op?: string}} [opts] op: the outbox id to give the write
  */
-export function deletePlay(group, id) {
+export function deletePlay(group, id, opts = {}) {
   return outbox.send({
     kind: 'deletePlay', lane: `group:${group}`, method: 'DELETE', path: inGroup(`/api/v1/plays/${encodeURIComponent(id)}`, group),
-    key: outbox.newKey(), label: 'deleting a play', meta: { group, id },
+    key: outbox.newKey(), label: 'deleting a play', meta: { group, id }, id: opts.op, hold: opts.hold,
   });
+}
+
+/**
+ * deletingPlays lists the plays of a group whose delete waits in the
+ * outbox: lists leave them out at once.
+ * @param {string} group
+ * @returns {Set<string>}
+ */
+export function deletingPlays(group) {
+  return new Set(outbox.pending((op) => op.kind === 'deletePlay' && op.meta?.group === group).map((op) => String(op.meta.id)));
 }
 
 /**

@@ -11,7 +11,9 @@
 // Writes queue in lanes: a lane (one table, one group's history) sends in
 // order, one write at a time; lanes do not wait for each other. A write
 // with a coalesce key replaces a queued one with the same key (a seat's
-// board: only the newest matters), keeping the older one's age.
+// board: only the newest matters), keeping the older one's age. A write
+// held back (a delete that can still be undone) is not sent before its
+// time, and can be withdrawn until then.
 
 import { get, put } from './localdb.js';
 
@@ -32,6 +34,7 @@ import { get, put } from './localdb.js';
  * @property {number} createdAt when the oldest change it carries was made
  * @property {number} attempts failed tries so far
  * @property {number} nextAt when to try again (ms since the epoch)
+ * @property {number} [notBefore] never sent before this (ms since the epoch), however nudged
  * @property {string} lastError why the last try failed
  * @property {boolean} [quiet] bookkeeping the user need not hear about
  */
@@ -110,19 +113,23 @@ export function newKey() {
  * acknowledged, or rejects with the refusal (an ApiError-like object from
  * toError). A write that creates something should carry a key (newKey()).
  * A write with a delay waits that long before it is sent, so that a newer
- * one (typing goes on) can replace it: it is on the phone all the same.
+ * one (typing goes on) can replace it: it is on the phone all the same. A
+ * write with hold waits that long whatever happens (kick, another write
+ * answered), so that withdraw can still take it back. id names the write
+ * (newKey() when not given), for withdraw.
  * @param {{kind: string, lane: string, method: string, path: string, body?: any, raw?: boolean,
  *   headers?: Object<string, string>, key?: string, coalesce?: string, label: string, meta?: any, quiet?: boolean,
- *   delay?: number}} w
+ *   delay?: number, hold?: number, id?: string}} w
  * @returns {Promise<any>}
  */
 export function send(w) {
   const now = Date.now();
+  const notBefore = w.hold ? now + w.hold : undefined;
   /** @type {Op} */
   const op = {
-    id: newKey(), kind: w.kind, lane: w.lane, method: w.method, path: w.path, body: w.body, raw: w.raw,
+    id: w.id || newKey(), kind: w.kind, lane: w.lane, method: w.method, path: w.path, body: w.body, raw: w.raw,
     headers: { ...(w.headers ?? {}) }, key: w.key, coalesce: w.coalesce, label: w.label, meta: w.meta,
-    createdAt: now, attempts: 0, nextAt: now + (w.delay ?? 0), lastError: '', quiet: w.quiet,
+    createdAt: now, attempts: 0, nextAt: Math.max(now + (w.delay ?? 0), notBefore ?? 0), lastError: '', quiet: w.quiet, notBefore,
   };
   const promise = new Promise((resolve, reject) => {
     waiting.set(op.id, [{ resolve, reject }]);
@@ -155,14 +162,42 @@ export function pending(filter = () => true) {
 }
 
 /**
- * kick tries every waiting write now: the network or the server is back.
+ * withdraw takes a write back that has not been sent yet (a delete undone):
+ * it leaves the queue, and whoever waits for it gets an AbortError. A write
+ * on its way or already answered cannot be withdrawn.
+ * @param {string} id
+ * @returns {boolean} whether it was withdrawn
+ */
+export function withdraw(id) {
+  const op = queue.find((q) => q.id === id);
+  if (!op || flying.has(id)) return false;
+  queue = queue.filter((q) => q !== op);
+  save();
+  for (const w of waiting.get(id) ?? []) w.reject(new DOMException(`${op.label} was withdrawn`, 'AbortError'));
+  waiting.delete(id);
+  pump();
+  return true;
+}
+
+/**
+ * soonest is when op may be tried at the earliest from now on.
+ * @param {Op} op
+ * @param {number} now
+ */
+function soonest(op, now) {
+  return Math.max(now, op.notBefore ?? 0);
+}
+
+/**
+ * kick tries every waiting write now (the network or the server is back),
+ * but a write held back until later.
  */
 export function kick() {
   const now = Date.now();
   let due = false;
   for (const op of queue) {
-    if (op.nextAt > now) {
-      op.nextAt = now;
+    if (op.nextAt > soonest(op, now)) {
+      op.nextAt = soonest(op, now);
       due = true;
     }
   }
@@ -200,7 +235,10 @@ export function start() {
 
 /** @returns {OutboxState} */
 export function state() {
-  const shown = queue.filter((op) => !op.quiet);
+  // A write held back (a delete that can still be undone) is not being
+  // saved yet.
+  const now = Date.now();
+  const shown = queue.filter((op) => !op.quiet && !((op.notBefore ?? 0) > now));
   return {
     pending: shown.length,
     oldest: shown.reduce((m, op) => (m === 0 ? op.createdAt : Math.min(m, op.createdAt)), 0),
@@ -344,7 +382,7 @@ function finish(op, ok, result) {
     savedAt = Date.now();
     lastError = '';
     // The server answered: any write waiting for it may go now.
-    for (const q of queue) if (q.nextAt > Date.now()) q.nextAt = Date.now();
+    for (const q of queue) if (q.nextAt > soonest(q, Date.now())) q.nextAt = soonest(q, Date.now());
   } else if (!op.quiet && !h.explained?.(result)) {
     refused = [...refused.slice(-4), { label: op.label, detail: result?.message ?? String(result), at: Date.now() }];
   }
