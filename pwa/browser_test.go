@@ -922,9 +922,10 @@ func TestBrowserTableTwoPhones(t *testing.T) {
 	if got := phone.stored(code); got["seatToken"] == nil || got["seat"] != 1.0 || got["hostToken"] != nil {
 		t.Errorf("the phone keeps %v for the table, want seat 1 and its token", got)
 	}
-	host.waitTextNow(`[data-testid=claim-1]`, "joined")
-	if got := host.textNow(`[data-testid=claim-0]`); got != "not joined" {
-		t.Errorf("Ana's seat reads %q on the host screen, want not joined", got)
+	host.waitTextNow(`[data-testid=claim-1]`, "on own phone")
+	// Ana's seat is the host's to fill in: present, on the host's phone.
+	if got := host.textNow(`[data-testid=claim-0]`); got != "on host's phone" {
+		t.Errorf("Ana's seat reads %q on the host screen, want on host's phone", got)
 	}
 
 	// Ben's card scores 3 under the green column token.

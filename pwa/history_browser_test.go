@@ -316,11 +316,13 @@ func TestBrowserHistoryLeaderboardAndPlayer(t *testing.T) {
 	b.fullShot("h-play")
 
 	// Deleting the play (after a confirmation) takes it out of the history
-	// and the leaderboard follows.
+	// at once; the delete reaches the server once it can no longer be
+	// undone, and the leaderboard follows.
 	b.do(chromedp.Click(chromedp.CSS(`[data-testid=delete-play]`)), chromedp.WaitVisible(chromedp.CSS(`dialog.sheet[open] [data-testid=confirm]`)))
 	b.screenshot("h-play-delete")
 	b.do(chromedp.Click(chromedp.CSS(`dialog [data-testid=confirm]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=play-list]`)))
 	b.waitFor("the history without the deleted play", `document.querySelectorAll('[data-testid=play-item]').length === 4`)
+	waitForUpTo(t, 15*time.Second, "the delete to reach the server", func() bool { return countPlays(t, base) == 4 })
 	b.do(chromedp.Navigate(base+"/leaderboards/insectarium"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=lb-row]`)))
 	if got := b.leaderboardRows(); len(got) != 3 || got[0].Plays != "3" || got[0].Wins != "2" {
 		t.Errorf("after the delete the leaderboard reads %+v, want Ana first with 2 wins of 3 plays", got)

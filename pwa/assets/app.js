@@ -116,12 +116,31 @@ async function render() {
   }
 }
 
+/** Where the home screen remembers how many games it listed. */
+const gameCountKey = 'insectscore.games';
+
 /**
- * homeScreen lists the games as big buttons.
+ * gameCount is how many games the home screen listed last time (three on
+ * a first visit), so the list's space is kept while it loads.
+ */
+function gameCount() {
+  try {
+    const n = Number(localStorage.getItem(gameCountKey));
+    return Number.isInteger(n) && n > 0 && n < 50 ? n : 3;
+  } catch {
+    return 3;
+  }
+}
+
+/**
+ * homeScreen lists the games as big buttons. Until the list has come, as
+ * many blank buttons as last time keep its place, so the panels below do
+ * not jump when it arrives.
  * @param {HTMLElement} root
  */
 async function homeScreen(root) {
-  const list = h('ul', { class: 'games', 'aria-busy': 'true' });
+  const list = h('ul', { class: 'games', 'aria-busy': 'true' },
+    Array.from({ length: gameCount() }, () => h('li', { class: 'game-slot', 'aria-hidden': 'true' })));
   replace(root,
     groupBar(),
     h('header', { class: 'hero' },
@@ -133,6 +152,11 @@ async function homeScreen(root) {
     tablePanel(),
     historyPanel());
   const games = await listGames();
+  try {
+    localStorage.setItem(gameCountKey, String(games.length));
+  } catch {
+    /* no storage: three slots next time */
+  }
   list.removeAttribute('aria-busy');
   replace(list, games.map((g) => h('li', {},
     h('a', { class: ['game-btn', `game-${g.id}`], href: `/score/${g.id}` },

@@ -6,7 +6,9 @@
 // browser once it is loaded, and until then by POST
 // /api/v1/games/{id}/score after a short pause (only the newest answer
 // counts); errors and warnings are shown at the fields they name. The screens add what differs:
-// where the boards are kept, and what the bar's button does.
+// where the boards are kept, and what the bar's button does. A name field
+// starts empty ("Player 2" is its placeholder, and how a blank name is
+// scored) and offers the group's players as one-tap chips.
 
 import { h, replace, debounce, uid } from '../ui/dom.js';
 import { ApiError, scoreGame } from '../sync/api.js';
@@ -14,6 +16,7 @@ import { engineReady } from '../engine/engine.js';
 import { clearProblems, markProblems, playerOf } from '../ui/problems.js';
 import { field, segmented, toggle } from '../ui/widgets.js';
 import { boardField, boardRequest, unitOf } from './forms.js';
+import { nameChips } from '../history/historyui.js';
 
 /** @typedef {import('../sync/api.js').Spec} Spec */
 /** @typedef {import('../sync/api.js').Result} Result */
@@ -34,13 +37,14 @@ const rescoreDelay = 250;
  * @property {HTMLElement} action the bar's button, beside the live total
  * @property {() => void} persist keeps the state; called after every change
  * @property {(i: number) => string} newName the name player i starts with when added
- * @property {boolean} liveNames true: the names are scored as typed, so a blank or
- *   repeated name is flagged at once; false: a blank name is scored as "Player N"
- *   and renaming does not rescore (the names are checked when the play is saved)
+ * @property {boolean} liveNames true: renaming rescores, so a repeated name is
+ *   flagged at once; false: it does not (the names are checked when the play
+ *   is saved). Either way a blank name is scored as "Player N".
  * @property {(result: Result | null, i: number) => string} note the bar's note on
  *   player i when no entry needs a look
- * @property {string[]} [names] names the name fields offer (the group's players)
- * @property {string} [namePlaceholder]
+ * @property {Promise<string[]> | string[]} [names] names the name fields offer
+ *   (the group's players, most recent first), as chips and as suggestions
+ * @property {string} [namePlaceholder] the empty name field's hint; "Player N" without
  * @property {(who: string, remove: () => void) => void} [confirmRemove] asks before
  *   a player and their board go; without it they go at once
  */
@@ -57,18 +61,25 @@ const rescoreDelay = 250;
  */
 
 /**
- * scoreRequest is the score request for a set of boards.
+ * playerName is how player i is called: their name, or "Player N" while
+ * the field is blank.
+ * @param {{name: string}} p
+ * @param {number} i
+ */
+export function playerName(p, i) {
+  return p?.name.trim() || `Player ${i + 1}`;
+}
+
+/**
+ * scoreRequest is the score request for a set of boards; a blank name is
+ * sent as "Player N".
  * @param {Boards} state
  * @param {BoardForm} form
- * @param {boolean} [liveNames] false: a blank name is sent as "Player N"
  * @returns {import('../sync/api.js').ScoreRequest}
  */
-export function scoreRequest(state, form, liveNames = true) {
+export function scoreRequest(state, form) {
   return {
-    players: state.players.map((p, i) => ({
-      name: liveNames ? p.name : p.name.trim() || `Player ${i + 1}`,
-      board: boardRequest(form, p.board),
-    })),
+    players: state.players.map((p, i) => ({ name: playerName(p, i), board: boardRequest(form, p.board) })),
     variants: { ...state.variants },
   };
 }
@@ -91,6 +102,12 @@ export function boardSet(o) {
   /** @type {AbortController | null} */ let inflight = null;
 
   const listId = o.names ? uid('names') : undefined;
+  const datalist = o.names ? h('datalist', { id: listId }) : null;
+  Promise.resolve(o.names ?? []).then((names) => {
+    if (datalist) replace(datalist, names.map((n) => h('option', { value: n })));
+  }, () => { /* no names to offer: they are typed */ });
+  /** @type {import('../history/historyui.js').NameChips[]} the chips of each player's name field */
+  let chipRows = [];
   const banner = h('div', { class: 'banner', role: 'alert', hidden: true });
   const tablist = h('div', { class: 'tabs', role: 'tablist', 'aria-label': 'Players' });
   const addBtn = /** @type {HTMLButtonElement} */ (h('button', {
@@ -116,7 +133,7 @@ export function boardSet(o) {
 
   const body = /** @type {HTMLElement[]} */ ([
     banner,
-    o.names ? h('datalist', { id: listId }, o.names.map((n) => h('option', { value: n }))) : null,
+    datalist,
     variants,
     h('div', { class: 'tabbar field', dataset: { pointer: '/players' } },
       h('div', { class: 'tabbar-row' }, tablist, addBtn),
@@ -156,8 +173,9 @@ export function boardSet(o) {
       type: 'button', role: 'tab', id: `tab-${i}`, class: 'tab', 'aria-controls': `panel-${i}`,
       'aria-selected': String(i === state.active), tabindex: i === state.active ? 0 : -1, dataset: { player: i },
       on: { click: () => select(i), keydown: tabKeys },
-    }, h('span', { class: 'tab-name' }, p.name || `Player ${i + 1}`), h('span', { class: 'tab-total' }, '–'))));
+    }, h('span', { class: 'tab-name' }, playerName(p, i)), h('span', { class: 'tab-total' }, '–'))));
     addBtn.hidden = state.players.length >= spec.maxPlayers;
+    chipRows = [];
     replace(panels, state.players.map((_, i) => playerPanel(i)));
     showResult();
     showProblems();
@@ -171,19 +189,36 @@ export function boardSet(o) {
     const p = state.players[i];
     const nameIn = /** @type {HTMLInputElement} */ (h('input', {
       id: uid('name'), type: 'text', value: p.name, maxlength: 40, autocomplete: 'off', spellcheck: 'false',
-      list: listId, placeholder: o.namePlaceholder, enterkeyhint: 'next',
+      list: listId, placeholder: o.namePlaceholder ?? `Player ${i + 1}`, enterkeyhint: 'next',
       on: { input: () => rename(i, nameIn.value) },
     }));
+    const chips = o.names ? nameChips({
+      names: o.names, label: `Names for player ${i + 1}`,
+      current: () => [state.players[i]?.name ?? ''],
+      others: () => state.players.filter((_, k) => k !== i).map((x) => x.name),
+      pick: (n) => { nameIn.value = n; rename(i, n); },
+      unpick: () => { nameIn.value = ''; rename(i, ''); nameIn.focus(); },
+    }) : null;
+    if (chips) chipRows[i] = chips;
+    const nameField = field({ label: 'Name', pointer: `/players/${i}/name`, control: nameIn, id: nameIn.id });
+    if (chips) nameField.querySelector('.msgs')?.before(chips.el);
     const canRemove = state.players.length > Math.max(1, spec.minPlayers);
     return h('section', {
       class: 'panel player field', role: 'tabpanel', id: `panel-${i}`, 'aria-labelledby': `tab-${i}`,
       hidden: i !== state.active, dataset: { pointer: `/players/${i}` },
     },
+    // A heading per board keeps the forms' own headings (floors, h3) in order.
+    h('h2', { class: 'sr-only board-heading' }, boardHeading(i)),
     h('div', { class: 'msgs' }),
-    field({ label: 'Name', pointer: `/players/${i}/name`, control: nameIn, id: nameIn.id }),
+    nameField,
     boardField(form, { spec, board: p.board, base: `/players/${i}/board`, host: root, changed, refreshErrors: showProblems }),
     canRemove ? h('button', { type: 'button', class: 'btn btn-danger-quiet remove-player', on: { click: () => removePlayer(i) } },
-      `Remove ${p.name || `player ${i + 1}`}`) : null);
+      `Remove ${playerName(p, i)}`) : null);
+  }
+
+  /** @param {number} i */
+  function boardHeading(i) {
+    return `${playerName(state.players[i], i)}'s board`;
   }
 
   /**
@@ -193,9 +228,16 @@ export function boardSet(o) {
    */
   function rename(i, name) {
     state.players[i].name = name;
+    const called = playerName(state.players[i], i);
     const t = tablist.querySelector(`#tab-${i} .tab-name`);
-    if (t) t.textContent = name || `Player ${i + 1}`;
-    if (i === state.active) liveName.textContent = name || `Player ${i + 1}`;
+    if (t) t.textContent = called;
+    if (i === state.active) liveName.textContent = called;
+    const panel = panels.querySelector(`#panel-${i}`);
+    const remove = panel?.querySelector('.remove-player');
+    if (remove) remove.textContent = `Remove ${called}`;
+    const heading = panel?.querySelector('.board-heading');
+    if (heading) heading.textContent = boardHeading(i);
+    for (const c of chipRows) c?.refresh();
     if (o.liveNames) {
       changed();
       return;
@@ -250,7 +292,7 @@ export function boardSet(o) {
       drawPlayers();
       changed();
     };
-    if (o.confirmRemove) o.confirmRemove(state.players[i].name || `player ${i + 1}`, remove);
+    if (o.confirmRemove) o.confirmRemove(playerName(state.players[i], i), remove);
     else remove();
   }
 
@@ -261,7 +303,7 @@ export function boardSet(o) {
     inflight = new AbortController();
     root.classList.add('scoring');
     try {
-      const res = await scoreGame(spec.id, scoreRequest(state, form, o.liveNames), inflight.signal);
+      const res = await scoreGame(spec.id, scoreRequest(state, form), inflight.signal);
       if (mine !== seq) return;
       result = res;
       live = [];
@@ -279,18 +321,19 @@ export function boardSet(o) {
 
   /** showResult writes the totals into the tabs and the bar; totals the server could not check are shown faded. */
   function showResult() {
-    const stale = live.length > 0 || offline !== null;
+    // Only the players an error is about are faded: the others' totals still hold.
+    const stale = (/** @type {number} */ k) => offline !== null || live.some((e) => [k, -1].includes(playerOf(e.pointer)));
     state.players.forEach((_, i) => {
       const t = tablist.querySelector(`#tab-${i} .tab-total`);
       const r = result?.results[i];
       if (t) t.textContent = r ? String(r.total) : '–';
-      tablist.querySelector(`#tab-${i}`)?.classList.toggle('stale', stale);
+      tablist.querySelector(`#tab-${i}`)?.classList.toggle('stale', stale(i));
     });
     const i = state.active;
     const r = result?.results[i];
-    liveName.textContent = state.players[i]?.name || `Player ${i + 1}`;
+    liveName.textContent = playerName(state.players[i], i);
     liveTotal.textContent = r ? String(r.total) : '–';
-    liveTotal.classList.toggle('stale', stale);
+    liveTotal.classList.toggle('stale', stale(i));
     liveUnit.textContent = unitOf(spec, r?.total ?? 0);
     const errors = [...live, ...refused];
     liveState.textContent = errors.length

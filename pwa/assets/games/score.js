@@ -1,9 +1,10 @@
 // score.js: the quick-score screen of one game. The players' tabs, boards
 // and live totals are boardset.js; this screen keeps them on the phone
 // (a reload keeps every board), starts a new game, and shows the ranked
-// results, from where the play can be kept in the group's history. It
-// works with no network: the totals come from the rules engine in the
-// browser, and the entry is kept on the phone as it is typed.
+// results, from where the play can be kept in the group's history (once:
+// the entry is then marked kept) or played again (a rematch, here or as a
+// table). It works with no network: the totals come from the rules engine
+// in the browser, and the entry is kept on the phone as it is typed.
 
 import { h, replace } from '../ui/dom.js';
 import { ApiError, getGame, scoreGame } from '../sync/api.js';
@@ -11,9 +12,12 @@ import { loadEntry, saveEntry } from '../sync/store.js';
 import { playerOf } from '../ui/problems.js';
 import { renderResults } from './results.js';
 import { openSheet } from '../ui/sheet.js';
-import { loadForm } from './forms.js';
-import { boardSet, scoreRequest } from './boardset.js';
+import { boardRequest, loadForm } from './forms.js';
+import { boardSet, playerName, scoreRequest } from './boardset.js';
 import { keepInHistory } from '../history/logplay.js';
+import { knownPlayers } from '../history/historyui.js';
+import { currentGroup } from '../history/groupstore.js';
+import { navigate } from '../router.js';
 
 /** @typedef {import('../sync/api.js').Spec} Spec */
 /** @typedef {import('../sync/store.js').Entry} Entry */
@@ -44,7 +48,7 @@ export async function scoreScreen(root, game, view) {
 function newEntry(spec, form) {
   const n = Math.max(1, spec.minPlayers);
   return {
-    players: Array.from({ length: n }, (_, i) => ({ name: `Player ${i + 1}`, board: form.emptyBoard(spec) })),
+    players: Array.from({ length: n }, () => ({ name: '', board: form.emptyBoard(spec) })),
     variants: {},
     active: 0,
   };
@@ -59,10 +63,12 @@ function newEntry(spec, form) {
 function fitEntry(entry, spec, form) {
   entry.players = entry.players.slice(0, spec.maxPlayers);
   if (entry.players.length === 0) entry.players = newEntry(spec, form).players;
-  for (const p of entry.players) {
+  entry.players.forEach((p, i) => {
     if (typeof p.name !== 'string') p.name = '';
+    // Older versions prefilled "Player 2": typing then gave "Player 2Ana".
+    if (p.name === `Player ${i + 1}`) p.name = '';
     if (!p.board || typeof p.board !== 'object') p.board = form.emptyBoard(spec);
-  }
+  });
   for (const k of Object.keys(entry.variants)) if (!spec.variants.some((v) => v.key === k)) delete entry.variants[k];
   entry.active = Math.min(Math.max(0, entry.active), entry.players.length - 1);
 }
@@ -80,16 +86,22 @@ function editView(root, spec, form, entry) {
     spec, form, state: entry, root, liveNames: true,
     action: h('a', { class: 'btn btn-primary', href: `/score/${spec.id}/results`, dataset: { testid: 'see-results' } }, 'See results'),
     persist: () => saveEntry(spec.id, entry),
-    newName: (i) => `Player ${i + 1}`,
+    newName: () => '',
+    names: knownPlayers(currentGroup()),
     confirmRemove: (who, remove) => confirmSheet(root, `Remove ${who}?`, 'Their board is deleted too.', 'Remove', remove),
     note: (result, i) => [form.progress?.(entry.players[i]?.board, spec) ?? '', result?.complete ? 'final' : ''].filter(Boolean).join(' · '),
   });
+  // A game kept in history stays on this screen until a new one starts:
+  // say so, so it is not taken for a game still to keep.
+  const keptNote = h('p', { class: 'notice kept-note', role: 'status', dataset: { testid: 'kept-note' }, hidden: !entry.kept },
+    'This game is kept in history. Start a new game to score another.');
 
   replace(root,
     h('header', { class: 'topbar' },
       h('a', { class: 'back', href: '/' }, h('span', { 'aria-hidden': 'true' }, '‹'), ' Games'),
       h('h1', {}, spec.name),
       h('button', { type: 'button', class: 'btn btn-quiet', on: { click: confirmNewGame } }, 'New game')),
+    keptNote,
     boards.body,
     boards.bar);
 
@@ -98,6 +110,9 @@ function editView(root, spec, form, entry) {
       for (const p of entry.players) p.board = form.emptyBoard(spec);
       entry.variants = {};
       entry.active = 0;
+      delete entry.kept;
+      delete entry.keptPlay;
+      keptNote.hidden = true;
       boards.restart();
     });
   }
@@ -144,7 +159,8 @@ async function resultsView(root, spec, form, entry) {
     replace(body, renderResults(spec, res, entry, res.complete ? {
       actions: [
         h('a', { class: 'btn', href: `/score/${spec.id}` }, 'Edit the boards'),
-        keepInHistory(spec, entry),
+        entry.kept ? keptButton(entry) : keepInHistory(spec, entry),
+        rematchButton(root, spec, entry.players.map((p) => p.name), entry.variants),
         h('a', { class: 'btn btn-quiet', href: '/' }, 'Another game')],
     } : {}));
   } catch (err) {
@@ -167,5 +183,96 @@ async function resultsView(root, spec, form, entry) {
  */
 function whoIs(entry, pointer) {
   const i = playerOf(pointer);
-  return i >= 0 ? `${entry.players[i]?.name || `Player ${i + 1}`}: ` : '';
+  return i >= 0 ? `${playerName(entry.players[i], i)}: ` : '';
+}
+
+/**
+ * keptButton stands where "Keep in history" was once the game is kept: it
+ * opens the logged play, or waits (disabled) while the play is on its way.
+ * @param {Entry} entry
+ */
+function keptButton(entry) {
+  return entry.keptPlay
+    ? h('a', { class: 'btn', href: `/plays/${entry.keptPlay}`, dataset: { testid: 'kept-play' } }, 'Kept in history ›')
+    : h('button', { type: 'button', class: 'btn', disabled: true, dataset: { testid: 'kept-play' } }, 'Kept in history');
+}
+
+/**
+ * rematchButton offers to play the same game again with the same players
+ * and house rules: scored on this phone, or as a live table.
+ * @param {HTMLElement} host where the choice opens
+ * @param {Spec} spec
+ * @param {string[]} names the players, in their order ("" for a player not named)
+ * @param {Object<string, number>} variants
+ */
+export function rematchButton(host, spec, names, variants) {
+  const ask = () => {
+    const who = names.map((n, i) => n.trim() || `Player ${i + 1}`).join(', ');
+    const s = openSheet({
+      host, title: `Rematch: ${spec.name}`,
+      body: h('p', {}, `The same game with ${who}: score it on this phone, or start a table where everyone enters their own board.`),
+      actions: [
+        h('button', {
+          type: 'button', class: 'btn', dataset: { testid: 'rematch-table' },
+          on: { click: () => { s.close(); navigate(rematchTablePath(spec.id, names, variants)); } },
+        }, 'As a table'),
+        h('button', {
+          type: 'button', class: 'btn btn-primary', dataset: { testid: 'rematch-here' },
+          on: { click: () => { s.close(); rematchHere(host, spec, names, variants); } },
+        }, 'On this phone'),
+      ],
+    });
+  };
+  return h('button', { type: 'button', class: 'btn', dataset: { testid: 'rematch' }, on: { click: ask } }, 'Rematch');
+}
+
+/**
+ * rematchTablePath is "start a table" with the game, the players and the
+ * house rules filled in.
+ * @param {string} game
+ * @param {string[]} names
+ * @param {Object<string, number>} variants
+ */
+export function rematchTablePath(game, names, variants) {
+  const q = new URLSearchParams({ game });
+  for (const n of names) q.append('player', n.trim());
+  for (const [k, v] of Object.entries(variants ?? {})) q.append('rule', `${k}:${v}`);
+  return `/tables/new?${q}`;
+}
+
+/**
+ * rematchHere starts the quick score of the game afresh with the players
+ * and house rules; a game being entered there that is not kept in history
+ * is cleared only after asking.
+ * @param {HTMLElement} host
+ * @param {Spec} spec
+ * @param {string[]} names
+ * @param {Object<string, number>} variants
+ */
+async function rematchHere(host, spec, names, variants) {
+  const form = await loadForm(spec.id);
+  const start = () => {
+    saveEntry(spec.id, {
+      players: names.slice(0, spec.maxPlayers).map((name) => ({ name, board: form.emptyBoard(spec) })),
+      variants: { ...variants }, active: 0,
+    });
+    navigate(`/score/${spec.id}`);
+  };
+  const old = loadEntry(spec.id);
+  const empty = sorted(boardRequest(form, form.emptyBoard(spec)));
+  const busy = old && !old.kept && old.players.some((p) => sorted(boardRequest(form, p.board)) !== empty);
+  if (busy) confirmSheet(host, 'Clear the boards on this phone?', `The ${spec.name} boards entered here are not kept in history; the rematch clears them.`, 'Clear and start', start);
+  else start();
+}
+
+/**
+ * sorted writes a value as JSON with its keys in order, so two boards
+ * compare equal however their keys were made.
+ * @param {any} v
+ * @returns {string}
+ */
+function sorted(v) {
+  if (Array.isArray(v)) return `[${v.map(sorted).join(',')}]`;
+  if (v && typeof v === 'object') return `{${Object.keys(v).sort().filter((k) => v[k] !== undefined).map((k) => `${JSON.stringify(k)}:${sorted(v[k])}`).join(',')}}`;
+  return JSON.stringify(v ?? null);
 }

@@ -13,13 +13,17 @@
 // Every request names the current group (groupstore.js).
 
 import { h, replace } from '../ui/dom.js';
-import { deletePlay, getGame, getPlay, groupPlayers, listGames, listPlays } from '../sync/api.js';
+import {
+  deletePlay, deletingPlays, getGame, getPlay, groupPlayers, listGames, listPlays,
+} from '../sync/api.js';
+import { newKey, withdraw } from '../sync/outbox.js';
 import { currentGroup } from './groupstore.js';
 import { navigate } from '../router.js';
 import { renderResults } from '../games/results.js';
+import { rematchButton } from '../games/score.js';
 import { labelOf } from '../ui/widgets.js';
 import {
-  confirmSheet, dayDate, duration, gameNames, groupLink, inGroup, longDate, playItems, topbar,
+  confirmSheet, dayDate, duration, gameNames, groupLink, inGroup, longDate, playItems, topbar, undoToast,
 } from './historyui.js';
 import { leaderboardScreen } from './leaderboard.js';
 import { playerScreen } from './player.js';
@@ -31,6 +35,8 @@ import { editPlayScreen, logPlayScreen } from './logplay.js';
 
 /** How many plays a page of the history holds. */
 const pageSize = 20;
+/** How long a deleted play can be brought back: its delete waits in the outbox that long. */
+const undoFor = 10000;
 
 /** @type {[RegExp, (root: HTMLElement, params: string[]) => any][]} */
 export const historyRoutes = [
@@ -128,7 +134,9 @@ async function historyScreen(root) {
       const page = await listPlays(group, { game: filter.game, player: filter.player, limit: pageSize, cursor: fresh ? undefined : next ?? undefined });
       if (mine !== seq) return;
       if (fresh) replace(list);
-      list.append(...playItems(page.plays, names, { me: filter.player }));
+      // A play whose delete waits (it can still be undone) is gone already.
+      const gone = deletingPlays(group);
+      list.append(...playItems(page.plays.filter((p) => !gone.has(p.id)), names, { me: filter.player }));
       next = page.next;
       more.hidden = !next;
       status.textContent = list.children.length === 0
@@ -182,16 +190,15 @@ async function playScreen(root, id) {
   const del = h('button', {
     type: 'button', class: 'btn btn-danger-quiet', dataset: { testid: 'delete-play' },
     on: {
-      click: () => confirmSheet(root, 'Delete this play?', `The ${spec.name} play of ${dayDate(play.finishedAt)} leaves the history, and the leaderboard forgets it.`,
-        'Delete', async () => {
-          await deletePlay(group, id);
-          navigate('/history', { replace: true });
-        }),
+      click: () => confirmSheet(root, 'Delete this play?',
+        `The ${spec.name} play of ${dayDate(play.finishedAt)} leaves the history, and the leaderboard forgets it. You can undo it for ${undoFor / 1000} seconds.`,
+        'Delete', () => removePlay(group, id, `${spec.name} play of ${dayDate(play.finishedAt)}`)),
     },
   }, 'Delete');
   const body = renderResults(spec, res, { players: play.results }, {
     actions: [
       h('a', { class: 'btn btn-primary', href: `/plays/${id}/edit`, dataset: { testid: 'edit-play' } }, 'Edit boards'),
+      rematchButton(root, spec, play.results.map((r) => r.player), play.variants ?? {}),
       del,
     ],
   });
@@ -218,6 +225,25 @@ async function playScreen(root, id) {
       }).join('; '))) : null,
       play.tableCode ? h('div', {}, h('dt', {}, 'Table'), h('dd', {}, play.tableCode)) : null),
     body);
+}
+
+/**
+ * removePlay deletes a play through the outbox, held back for a few
+ * seconds: the history opens without it at once, with an Undo button that
+ * withdraws the delete before it is sent.
+ * @param {string} group
+ * @param {string} id
+ * @param {string} what the play in words
+ */
+function removePlay(group, id, what) {
+  const op = newKey();
+  deletePlay(group, id, { hold: undoFor, op }).catch(() => { /* undone; a refusal shows in the sync strip */ });
+  navigate('/history', { replace: true });
+  undoToast(`Deleted the ${what}.`, () => {
+    if (!withdraw(op)) return;
+    // Redraw the screen shown: the play is back in its lists.
+    window.dispatchEvent(new Event('route'));
+  }, undoFor);
 }
 
 /**

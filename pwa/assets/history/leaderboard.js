@@ -1,25 +1,49 @@
 // leaderboard.js: a game's leaderboard in the current group. Rated players
 // come first, by rating (OpenSkill's conservative estimate); players with
 // too few plays with others follow, marked provisional, by wins.
-// Insektenhotel has no points, so its board shows wins only.
+// Insektenhotel has no points, so its board shows wins only. Without a
+// game named, it opens on the game the group plays most.
 
 import { h, replace } from '../ui/dom.js';
-import { ApiError, getLeaderboard, listGames } from '../sync/api.js';
+import { ApiError, getLeaderboard, listGames, listPlays } from '../sync/api.js';
 import { currentGroup } from './groupstore.js';
 import { navigate } from '../router.js';
 import { MIN_RATED_PLAYS, decimal, inGroup, percent, shortName, topbar } from './historyui.js';
 
 /** @typedef {import('../sync/api.js').LeaderboardEntry} LeaderboardEntry */
 
+/** How many of the newest plays say which game a group plays most. */
+const recentPlays = 100;
+
+/**
+ * mostPlayed is the game a group played most among its newest plays (the
+ * first game listed when it has none, or they cannot be read).
+ * @param {string} group
+ * @param {{id: string}[]} games
+ */
+async function mostPlayed(group, games) {
+  /** @type {Map<string, number>} */
+  const count = new Map();
+  try {
+    const { plays } = await listPlays(group, { limit: recentPlays });
+    for (const p of plays) count.set(p.game, (count.get(p.game) ?? 0) + 1);
+  } catch {
+    /* nothing to count: the first game */
+  }
+  let best = games[0];
+  for (const g of games) if ((count.get(g.id) ?? 0) > (count.get(best.id) ?? 0)) best = g;
+  return best.id;
+}
+
 /**
  * leaderboardScreen draws the leaderboard of a game, with a tab per game.
  * @param {HTMLElement} root
- * @param {string} game "" for the first game
+ * @param {string} game "" for the game the group plays most
  */
 export async function leaderboardScreen(root, game) {
   const games = await listGames();
   if (!game) {
-    navigate(`/leaderboards/${games[0].id}`, { replace: true });
+    navigate(`/leaderboards/${await mostPlayed(currentGroup(), games)}`, { replace: true });
     return;
   }
   const spec = games.find((g) => g.id === game);

@@ -9,25 +9,27 @@
 //   /plays/{id}/edit      edit a recorded play
 
 import { h, replace, uid } from '../ui/dom.js';
-import { ApiError, editPlay, getGame, getPlay, groupPlayers, listGames, logPlay, unreachable } from '../sync/api.js';
+import { ApiError, editPlay, getGame, getPlay, listGames, logPlay } from '../sync/api.js';
 import { get, put, remove } from '../sync/localdb.js';
+import { markKept, unmarkKept } from '../sync/store.js';
 import { register } from '../sync/outbox.js';
 import { currentGroup } from './groupstore.js';
 import { navigate } from '../router.js';
 import { field, segmented } from '../ui/widgets.js';
 import { boardRequest, loadForm } from '../games/forms.js';
 import { boardSet } from '../games/boardset.js';
-import { inGroup, shortName, topbar } from './historyui.js';
+import { inGroup, knownPlayers, shortName, topbar } from './historyui.js';
 
 /** @typedef {import('../sync/api.js').Spec} Spec */
 /** @typedef {import('../games/forms.js').BoardForm} BoardForm */
 /**
  * @typedef {{
  *   game: string, players: {name: string, board: any}[], variants: Object<string, number>,
- *   finished: string, minutes: string, active: number,
+ *   finished: string, minutes: string, active: number, from?: string,
  * }} Draft
  * finished is a datetime-local value ("2026-03-14T20:30", local time);
- * minutes the length of the play as typed ("" when not known).
+ * minutes the length of the play as typed ("" when not known); from the
+ * game whose quick score this play keeps, if it came from one.
  */
 /** @typedef {{finished: string, minutes: string, finishedAt: string, startedAt: string | null}} Original */
 
@@ -60,6 +62,7 @@ function loadDraft() {
       game: d.game, players: d.players.filter((p) => p && typeof p === 'object').map((p) => ({ name: String(p.name ?? ''), board: p.board })),
       variants: d.variants && typeof d.variants === 'object' ? d.variants : {}, finished: String(d.finished ?? ''),
       minutes: String(d.minutes ?? ''), active: Number(d.active) || 0,
+      from: typeof d.from === 'string' ? d.from : undefined,
     };
   } catch {
     return null;
@@ -76,16 +79,22 @@ function saveDraft(d) {
 }
 
 // A play handed to the outbox that the server then refuses goes back into
-// the draft, so nothing typed is lost (unless another draft was begun).
+// the draft, so nothing typed is lost (unless another draft was begun),
+// and a quick score it kept can be kept again. Once the server has it,
+// the quick score it kept leads to it.
 register('logPlay', {
+  delivered(op, play) {
+    if (op.meta?.from && play?.id) markKept(op.meta.from, op.meta.kept, play.id);
+  },
   refused(op) {
+    if (op.meta?.from) unmarkKept(op.meta.from, op.meta.kept);
     const req = op.body;
     if (loadDraft() || !req || typeof req.game !== 'string') return;
     saveDraft({
       game: req.game, variants: { ...(req.variants ?? {}) }, players: req.players ?? [],
       finished: req.finishedAt ? localInput(new Date(req.finishedAt)) : localInput(new Date()),
       minutes: req.startedAt && req.finishedAt ? String(Math.round((Date.parse(req.finishedAt) - Date.parse(req.startedAt)) / 60000)) : '',
-      active: 0,
+      active: 0, from: op.meta?.from,
     });
   },
 });
@@ -121,7 +130,7 @@ export function keepInHistory(spec, entry) {
     on: {
       click: () => {
         saveDraft({
-          game: spec.id, variants: { ...entry.variants }, finished: localInput(new Date()), minutes: '', active: 0,
+          game: spec.id, variants: { ...entry.variants }, finished: localInput(new Date()), minutes: '', active: 0, from: spec.id,
           // "Player 2" is the quick-score's placeholder, not somebody's name.
           players: entry.players.map((p) => ({ name: /^Player \d+$/.test(p.name.trim()) ? '' : p.name, board: structuredClone(p.board) })),
         });
@@ -143,14 +152,11 @@ export async function logPlayScreen(root) {
   let game = games.some((g) => g.id === asked) ? asked : draft?.game ?? '';
   const editorHost = h('div', { class: 'log-editor' });
   /** @type {(() => void) | undefined} */ let stop;
-  // The group's players are offered as names; without the server (and no
-  // copy of the list) the names are typed, and the play is logged later.
-  const known = await inGroup(root, groupPlayers(currentGroup()).catch((err) => {
-    if (unreachable(err)) return { players: [] };
-    throw err;
-  }));
-  if (!known) return undefined;
-  const names = known.players.map((p) => p.name);
+  // The group's players are offered as names, most recent first; without
+  // the server (and no copy of the list) the names are typed, and the play
+  // is logged later.
+  const names = await inGroup(root, knownPlayers(currentGroup()));
+  if (!names) return undefined;
 
   replace(root,
     topbar('/history', 'History', 'Log a past play'),
@@ -186,7 +192,11 @@ export async function logPlayScreen(root) {
       spec, form, state, names, original: null, saveLabel: 'Save play',
       persist: () => saveDraft(state),
       save: async (req) => {
-        const sent = logPlay(currentGroup(), req);
+        // A quick score kept in history is marked so, at once: it is not
+        // logged twice, even while the play waits for the server.
+        const kept = state.from ? new Date().toISOString() : '';
+        if (state.from) markKept(state.from, kept);
+        const sent = logPlay(currentGroup(), req, state.from ? { from: state.from, kept } : undefined);
         await afterSave(sent, (play) => navigate(`/plays/${play.id}`, { replace: true }));
         saveDraft(null);
       },
@@ -203,7 +213,7 @@ export async function editPlayScreen(root, id) {
   const group = currentGroup();
   const play = await inGroup(root, getPlay(group, id));
   if (!play) return undefined;
-  const [spec, { players }] = await Promise.all([getGame(play.game), groupPlayers(group)]);
+  const spec = await getGame(play.game);
   const form = await loadForm(spec.id);
   const minutes = play.durationSeconds ? String(Math.round(play.durationSeconds / 60)) : '';
   const finished = localInput(new Date(play.finishedAt));
@@ -216,7 +226,7 @@ export async function editPlayScreen(root, id) {
   const host = h('div', { class: 'log-editor' });
   replace(root, topbar(`/plays/${id}`, 'Play', `Edit ${spec.name}`), host);
   return playEditor(host, root, {
-    spec, form, state, names: players.map((p) => p.name), saveLabel: 'Save changes',
+    spec, form, state, names: knownPlayers(group), saveLabel: 'Save changes',
     original: { finished, minutes, finishedAt: play.finishedAt, startedAt: play.startedAt },
     persist: () => {},
     save: async (req) => {
@@ -269,7 +279,7 @@ export function requestOf(spec, form, state, original) {
 
 /**
  * @typedef {{
- *   spec: Spec, form: BoardForm, state: Draft, names: string[], original: Original | null,
+ *   spec: Spec, form: BoardForm, state: Draft, names: Promise<string[]> | string[], original: Original | null,
  *   saveLabel: string, persist: () => void, save: (req: import('../sync/api.js').PlayRequest) => Promise<void>,
  * }} EditorOptions
  */

@@ -5,7 +5,7 @@
 // another player directly.
 
 import { h, replace } from '../ui/dom.js';
-import { ApiError, getPlayer, groupPlayers, listGames, mergePlayer, renamePlayer } from '../sync/api.js';
+import { ApiError, deletingPlays, getPlayer, groupPlayers, listGames, mergePlayer, renamePlayer } from '../sync/api.js';
 import { currentGroup } from './groupstore.js';
 import { navigate } from '../router.js';
 import { openSheet } from '../ui/sheet.js';
@@ -30,6 +30,9 @@ export async function playerScreen(root, id) {
   const latest = [...games].sort((a, b) => b.lastPlayedAt.localeCompare(a.lastPlayedAt))[0];
   let shown = games.find((g) => g.game === want) ?? latest;
   const who = st.player.name;
+  // A play whose delete waits (it can still be undone) is gone already.
+  const gone = deletingPlays(group);
+  const recent = st.recent.filter((p) => !gone.has(p.id));
 
   const sections = games.map((g) => gameSection(g, who, names.get(g.game) ?? g.game));
   const picker = games.length > 1 ? h('div', { class: 'game-tabs', role: 'tablist', 'aria-label': 'Games' }, games.map((g, i) => h('button', {
@@ -50,9 +53,9 @@ export async function playerScreen(root, id) {
     games.length === 0 ? h('div', { class: 'panel empty-state' }, h('p', {}, `${who} has no plays yet.`)) : null,
     picker,
     sections,
-    st.recent.length ? h('section', { class: 'recent' },
+    recent.length ? h('section', { class: 'recent' },
       h('h2', {}, 'Recent plays'),
-      h('ol', { class: 'play-list' }, playItems(st.recent, names, { me: id })),
+      h('ol', { class: 'play-list' }, playItems(recent, names, { me: id })),
       h('a', { class: 'btn btn-quiet', href: `/history?player=${id}` }, `All plays of ${who}`)) : null,
     h('section', { class: 'panel player-admin' },
       h('h2', {}, 'Same person, two names?'),
@@ -89,13 +92,15 @@ function gameSection(g, who, gameName) {
   /** @param {string} label @param {string} value @param {string} key */
   const stat = (label, value, key) => h('div', { class: 'stat', dataset: { stat: key } }, h('dt', {}, label), h('dd', {}, value));
   return h('section', { class: 'player-game', id: `pgame-${g.game}`, dataset: { game: g.game }, 'aria-label': gameName },
-    h('dl', { class: 'stats panel' },
-      stat('Plays', String(g.plays), 'plays'),
-      stat('Wins', String(g.wins), 'wins'),
-      stat('Win rate', percent(g.winRate), 'winRate'),
-      points ? stat('Average', decimal(g.avgScore), 'avg') : null,
-      points ? stat('Best', g.bestScore === null ? '–' : String(g.bestScore), 'best') : null,
-      stat('Rating', g.rating === null ? '–' : decimal(g.rating), 'rating'),
+    // A <dl> holds only its term groups: the notes follow it, in the same panel.
+    h('div', { class: 'stats panel' },
+      h('dl', { class: 'stats-list' },
+        stat('Plays', String(g.plays), 'plays'),
+        stat('Wins', String(g.wins), 'wins'),
+        stat('Win rate', percent(g.winRate), 'winRate'),
+        points ? stat('Average', decimal(g.avgScore), 'avg') : null,
+        points ? stat('Best', g.bestScore === null ? '–' : String(g.bestScore), 'best') : null,
+        stat('Rating', g.rating === null ? '–' : decimal(g.rating), 'rating')),
       g.provisional ? h('p', { class: 'prov-badge stat-note' }, `provisional, ${more} more play${more === 1 ? '' : 's'} with others`) : null,
       h('p', { class: 'stat-note muted' }, `Last played ${dayDate(g.lastPlayedAt)}`)),
     h('section', { class: 'panel chart-panel' },

@@ -7,8 +7,9 @@ import { get, put } from './localdb.js';
 
 /** @typedef {import('./api.js').PlayerEntry} PlayerEntry */
 /**
- * @typedef {{players: PlayerEntry[], variants: Object<string, number>, active: number, kept?: string}} Entry
- * kept: when this entry was handed to the history (so it is not logged twice)
+ * @typedef {{players: PlayerEntry[], variants: Object<string, number>, active: number, kept?: string, keptPlay?: string}} Entry
+ * kept: when this entry was handed to the history (so it is not logged
+ * twice); keptPlay: the play it became, once the server has it
  */
 
 const prefix = 'insectscore:score:';
@@ -35,7 +36,10 @@ export function loadEntry(game) {
   }
   if (!e || !Array.isArray(e.players)) return null;
   const copy = structuredClone(e);
-  return { players: copy.players, variants: copy.variants || {}, active: Number(copy.active) || 0, kept: copy.kept || undefined };
+  return {
+    players: copy.players, variants: copy.variants || {}, active: Number(copy.active) || 0,
+    kept: copy.kept || undefined, keptPlay: copy.keptPlay || undefined,
+  };
 }
 
 /**
@@ -45,6 +49,37 @@ export function loadEntry(game) {
  */
 export function saveEntry(game, entry) {
   put(prefix + game, structuredClone(entry));
+}
+
+/**
+ * markKept records that a game's entry went to the history: kept is the
+ * moment it was handed over, play the play it became (once known). A
+ * play is only pinned to the entry it was kept from: one begun since is
+ * left alone.
+ * @param {string} game
+ * @param {string} kept
+ * @param {string} [play]
+ */
+export function markKept(game, kept, play) {
+  const e = loadEntry(game);
+  if (!e || (play && e.kept !== kept)) return;
+  e.kept = kept;
+  if (play) e.keptPlay = play;
+  saveEntry(game, e);
+}
+
+/**
+ * unmarkKept takes the mark back when the history refused the play: the
+ * game can be kept again.
+ * @param {string} game
+ * @param {string} kept
+ */
+export function unmarkKept(game, kept) {
+  const e = loadEntry(game);
+  if (!e || e.kept !== kept) return;
+  delete e.kept;
+  delete e.keptPlay;
+  saveEntry(game, e);
 }
 
 /**

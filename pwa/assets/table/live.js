@@ -3,7 +3,8 @@
 // reconnects by itself and resumes with Last-Event-ID. While the stream is
 // down a "Reconnecting…" banner shows; it goes at the next message. The
 // table is also read again when the phone comes back online or the page
-// becomes visible, since a sleeping phone may have missed events.
+// becomes visible, since a sleeping phone may have missed events. A screen
+// that says the standings are live hears when they are not (onLink).
 
 import { h } from '../ui/dom.js';
 import { ApiError, keepTable, request, tablePath } from '../sync/api.js';
@@ -18,17 +19,20 @@ const maxRetry = 15000;
  * @typedef {Object} LiveTable
  * @property {HTMLElement} banner the "Reconnecting…" banner, to place on screen
  * @property {() => Promise<void>} refresh reads the table now
+ * @property {() => boolean} live whether the standings follow the server now (not reconnecting)
  * @property {() => void} close stops listening
  */
 
 /**
  * watchTable listens to a table's changes. onTable gets every table JSON
- * that is not older than the last one it got, from the stream or a read.
+ * that is not older than the last one it got, from the stream or a read;
+ * onLink hears when the connection goes (false) and comes back (true).
  * @param {string} code
  * @param {(t: Table) => void} onTable
+ * @param {(up: boolean) => void} [onLink]
  * @returns {LiveTable}
  */
-export function watchTable(code, onTable) {
+export function watchTable(code, onTable, onLink) {
   const banner = h('div', { class: 'banner reconnecting', role: 'status', hidden: true, dataset: { testid: 'reconnecting' } },
     h('span', { class: 'spinner', 'aria-hidden': 'true' }), 'Reconnecting… the standings will catch up by themselves.');
   /** @type {EventSource | null} */ let es = null;
@@ -47,8 +51,10 @@ export function watchTable(code, onTable) {
   };
   /** @param {boolean} down */
   const setLost = (down) => {
+    const changed = down !== lost;
     lost = down;
     banner.hidden = !down;
+    if (changed && !closed) onLink?.(!down);
   };
 
   const open = () => {
@@ -112,6 +118,7 @@ export function watchTable(code, onTable) {
   return {
     banner,
     refresh,
+    live: () => !lost,
     close() {
       closed = true;
       clearTimeout(timer);

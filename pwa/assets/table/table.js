@@ -3,6 +3,8 @@
 // every screen follows the standings as they change (live.js).
 //
 //   /tables/new          start a table: game, player names, house rules
+//                        (?game=, ?player= and ?rule=key:value fill them in:
+//                        a rematch)
 //   /t/CODE              the host's screen, a player's board, or the seat
 //                        picker, depending on the token this browser keeps;
 //                        the results once the table is finished
@@ -48,9 +50,12 @@ import { clearProblems, markProblems, playerOf } from '../ui/problems.js';
 import { segmented, text, toggle } from '../ui/widgets.js';
 import { boardField, boardRequest, loadForm, unitOf } from '../games/forms.js';
 import { ordinal, renderResults } from '../games/results.js';
+import { rematchButton } from '../games/score.js';
 import { watchTable } from './live.js';
 import { openSheet } from '../ui/sheet.js';
 import { hotelPanel, hotelPhase } from './hotel.js';
+import { foldName, knownPlayers, nameChips } from '../history/historyui.js';
+import { currentGroup } from '../history/groupstore.js';
 
 /** @typedef {import('../sync/api.js').Spec} Spec */
 /** @typedef {import('../sync/api.js').Table} Table */
@@ -101,13 +106,39 @@ export function canon(v) {
  */
 export async function newTableScreen(root) {
   const games = await listGames();
-  const wanted = new URLSearchParams(location.search).get('game');
+  const q = new URLSearchParams(location.search);
+  const wanted = q.get('game');
   let game = games.find((g) => g.id === wanted)?.id ?? '';
   /** @type {string[]} */
-  const names = ['', ''];
-  /** @type {Object<string, number>} */
+  const names = q.getAll('player').map((n) => n.trim()).slice(0, 8);
+  while (names.length < 2) names.push('');
+  /** @type {Object<string, number>} the house rules; a rematch's until the game is changed */
   let variants = {};
+  for (const r of q.getAll('rule')) {
+    const [k, v] = r.split(':');
+    if (k && v !== undefined && Number.isFinite(Number(v))) variants[k] = Number(v);
+  }
   /** @type {Spec | null} */ let spec = null;
+  // The group's players, most recent first: a tap fills the first empty
+  // name (a new line when every line has one); a tap on a name taken
+  // takes it back.
+  const chips = nameChips({
+    names: knownPlayers(currentGroup()), label: 'The group\'s players',
+    current: () => names,
+    pick: (n) => {
+      const free = names.findIndex((x) => !x.trim());
+      if (free >= 0) names[free] = n;
+      else if (names.length < (spec?.maxPlayers ?? 4)) names.push(n);
+      else return;
+      drawNames();
+    },
+    unpick: (n) => {
+      const at = names.findIndex((x) => foldName(x) === foldName(n));
+      if (at < 0) return;
+      names[at] = '';
+      drawNames();
+    },
+  });
 
   const banner = h('div', { class: 'banner', role: 'alert', hidden: true });
   const namesEl = h('div', { class: 'names' });
@@ -121,13 +152,13 @@ export async function newTableScreen(root) {
     h('form', { class: 'new-table', novalidate: true, on: { submit: create } },
       h('section', { class: 'panel' },
         segmented({ label: 'Game', pointer: '/game', class: 'stack', options: games.map((g) => ({ id: g.id, label: g.name })), value: game,
-          onChange: (v) => { game = v; variants = {}; loadSpec(); } })),
+          onChange: (v) => { if (v !== game) variants = {}; game = v; loadSpec(); } })),
       h('section', { class: 'panel' },
         h('div', { class: 'field', dataset: { pointer: '/players' } },
           h('h2', {}, 'Players'),
           h('p', { class: 'hint' }, 'Name the players at the table, or only yourself: anyone can join later by the code with their own name.'),
           h('div', { class: 'msgs' })),
-        namesEl, addBtn),
+        chips.el, namesEl, addBtn),
       variantsEl,
       banner,
       h('div', { class: 'actionbar' },
@@ -147,6 +178,10 @@ export async function newTableScreen(root) {
       names.length = spec.maxPlayers;
       drawNames();
     }
+    // House rules the game does not have (a rematch's, from the address) go.
+    for (const [k, v] of Object.entries(variants)) {
+      if (!spec.variants.some((x) => x.key === k && x.values.includes(v))) delete variants[k];
+    }
     addBtn.hidden = names.length >= spec.maxPlayers;
     drawVariants();
   }
@@ -155,9 +190,10 @@ export async function newTableScreen(root) {
     replace(namesEl, names.map((n, i) => text({
       label: i === 0 ? 'Player 1 (you?)' : `Player ${i + 1}`, pointer: `/players/${i}`, value: n, maxlength: 40,
       autocomplete: i === 0 ? 'nickname' : 'off', placeholder: i === 0 ? 'Your name' : 'Name, or leave empty',
-      onChange: (v) => { names[i] = v; },
+      onChange: (v) => { names[i] = v; chips.refresh(); },
     })));
     addBtn.hidden = names.length >= (spec?.maxPlayers ?? 4);
+    chips.refresh();
   }
 
   function addName() {
@@ -309,7 +345,8 @@ function finishedView({ root, spec, code, table, auth }) {
     table.standings
       ? renderResults(spec, table.standings, { players: table.seats }, {
         actions: [
-          h('a', { class: 'btn btn-primary', href: '/tables/new' }, 'Start another table'),
+          rematchButton(root, spec, table.seats.map((s) => s.name), table.variants ?? {}),
+          h('a', { class: 'btn', href: '/tables/new' }, 'Start another table'),
           h('a', { class: 'btn btn-quiet', href: '/' }, 'Home')],
       })
       : h('p', { class: 'panel' }, 'This table was finished without standings.'),
@@ -334,7 +371,7 @@ function hostView({ root, spec, code, table: first, auth }) {
   let finishing = false;
   /** @type {number | undefined} */ let watchUnsent;
 
-  const live = watchTable(code, apply);
+  const live = watchTable(code, apply, () => draw());
   const seatsEl = h('ol', { class: 'seat-list', 'aria-label': 'Players and standings' });
   const paused = h('div', { class: 'notice', role: 'status', hidden: true });
   const joinHint = h('p', { class: 'hint' });
@@ -348,17 +385,24 @@ function hostView({ root, spec, code, table: first, auth }) {
     : null;
   const hotelSlot = h('div', {});
 
+  // The invite is what the host shows first; once a player has joined, the
+  // standings matter more: it folds (once: the host may open it again).
+  const invite = joinPanel(code, joinUrl, anyJoined(table), root);
+  let folded = anyJoined(table);
+
+  const bar = h('div', { class: 'actionbar host-bar' }, summary, finishBtn);
   keepShowing(true);
   replace(root,
     topbar('/', 'Games', `Table ${code}`, spec.name),
     live.banner,
-    joinPanel(code, joinUrl, table.seats.every((s) => s.claimed) && table.seats.length >= spec.minPlayers, root),
+    invite,
     h('section', { class: 'panel seats-panel' },
       h('h2', {}, 'Players'),
       seatsEl, paused, joinHint),
     hotelSlot,
     finishBanner,
-    h('div', { class: 'actionbar' }, summary, finishBtn));
+    bar);
+  const unreserve = reserveBar(root, bar);
   draw();
 
   /** @param {Table} t */
@@ -369,6 +413,10 @@ function hostView({ root, spec, code, table: first, auth }) {
       finishLines = [];
     }
     table = t;
+    if (!folded && anyJoined(table)) {
+      folded = true;
+      /** @type {HTMLDetailsElement} */ (invite).open = false;
+    }
     draw();
     if (waiting && !finishing && unsentSeats(table).length === 0) finish(false);
   }
@@ -377,7 +425,7 @@ function hostView({ root, spec, code, table: first, auth }) {
     const phase = spec.id === 'insektenhotel' ? hotelPhase(table, spec) : 'board';
     replace(seatsEl, table.seats.length === 0
       ? h('li', { class: 'muted empty-seats' }, 'No players yet: they join with the code above.')
-      : table.seats.map((s, i) => seatRow(s, i, phase)));
+      : byRank(table).map((i) => seatRow(table.seats[i], i, phase)));
     const pausedBy = table.errors.length && !table.standings ? table.errors : [];
     replace(paused, pausedBy.length
       ? [h('p', {}, h('strong', {}, 'Standings are paused'), ' until these are fixed:'),
@@ -386,10 +434,11 @@ function hostView({ root, spec, code, table: first, auth }) {
     paused.hidden = pausedBy.length === 0;
     const open = spec.maxPlayers - table.seats.length;
     joinHint.textContent = open > 0
-      ? `Up to ${open} more ${open === 1 ? 'player' : 'players'} can join as new players with the code.`
+      ? `${open} more ${open === 1 ? 'player' : 'players'} can join with the code.`
       : `The table is full (${spec.name} is for at most ${spec.maxPlayers}).`;
-    const joined = table.seats.filter((s) => s.claimed).length;
-    summary.textContent = `${joined} of ${table.seats.length} on their own phone · ${table.standings?.complete ? 'game over: finish to record it' : 'standings live'}`;
+    summary.textContent = [phonesSummary(table), live.live()
+      ? (table.standings?.complete ? 'game over: finish to record it' : 'standings live')
+      : 'reconnecting: the standings wait'].filter(Boolean).join(' · ');
     if (hotel) {
       if (phase === 'setup') {
         replace(hotelSlot, h('p', { class: 'notice', dataset: { testid: 'hotel-setup' } },
@@ -435,12 +484,15 @@ function hostView({ root, spec, code, table: first, auth }) {
     const errs = table.errors.filter((e) => playerOf(e.pointer) === i);
     const mine = finishFields.filter((e) => playerOf(e.pointer) === i);
     const canEdit = phase !== 'playing';
+    const tied = !!r && (table.standings?.results ?? []).some((o, k) => k !== i && o.rank === r.rank);
     return h('li', { class: ['seat-row', errs.length && 'has-error', r?.winner && table.standings?.complete && 'winner'], dataset: { seat: i } },
-      h('span', { class: 'rank', 'aria-label': r ? `rank ${r.rank}` : 'no rank yet' }, r ? ordinal(r.rank) : '–'),
+      h('span', { class: ['rank', tied && 'tied'], 'aria-label': r ? `rank ${r.rank}${tied ? ', tied' : ''}` : 'no rank yet', dataset: { testid: `rank-${i}` } },
+        r ? `${tied ? '=' : ''}${ordinal(r.rank)}` : '–'),
       h('span', { class: 'seat-who' },
         h('span', { class: 'seat-name' }, s.name),
-        h('span', { class: ['claim', s.claimed ? 'claimed' : 'unclaimed'], dataset: { testid: `claim-${i}` } },
-          s.claimed ? 'joined' : 'not joined'),
+        // A seat nobody claimed is the host's to fill in: it is here too.
+        h('span', { class: ['claim', s.claimed ? 'claimed' : 'hosted'], dataset: { testid: `claim-${i}` } },
+          s.claimed ? 'on own phone' : 'on host\'s phone'),
         syncNote(s),
         errs.length ? h('span', { class: 'seat-problem' }, `${errs.length} ${errs.length === 1 ? 'entry needs' : 'entries need'} a look`) : null),
       h('span', { class: 'score' },
@@ -539,12 +591,58 @@ function hostView({ root, spec, code, table: first, auth }) {
     live.close();
     clearInterval(watchUnsent);
     keepShowing(false);
+    unreserve();
   };
+}
+
+/**
+ * reserveBar keeps room below a screen's content for its fixed action bar,
+ * however tall the bar grows (its text may wrap), so nothing hides under it.
+ * @param {HTMLElement} screen
+ * @param {HTMLElement} bar
+ * @returns {() => void} stops following the bar
+ */
+function reserveBar(screen, bar) {
+  const set = () => screen.style.setProperty('--bar-h', `${bar.offsetHeight}px`);
+  const ro = new ResizeObserver(set);
+  ro.observe(bar);
+  set();
+  return () => ro.disconnect();
 }
 
 /**
  * @typedef {{state: 'saved' | 'unsent' | 'silent', unsent: number, unsentSince: string | null, lastSeenAt: string | null}} SeatSync
  */
+
+/**
+ * anyJoined says whether a player took a seat on their own phone.
+ * @param {Table} t
+ */
+function anyJoined(t) {
+  return t.seats.some((s) => s.claimed);
+}
+
+/**
+ * byRank orders a table's seats by their rank in the standings (seat order
+ * among equals, and when there are no standings).
+ * @param {Table} t
+ * @returns {number[]} seat indices
+ */
+function byRank(t) {
+  const rank = (/** @type {number} */ i) => t.standings?.results[i]?.rank ?? Infinity;
+  return t.seats.map((_, i) => i).sort((a, b) => rank(a) - rank(b) || a - b);
+}
+
+/**
+ * phonesSummary says where the seats are entered: on players' own phones
+ * or on the host's (a seat nobody claimed is the host's to fill in).
+ * @param {Table} t
+ */
+function phonesSummary(t) {
+  const own = t.seats.filter((s) => s.claimed).length;
+  const host = t.seats.length - own;
+  return [own ? `${own} on own phone` : '', host ? `${host} on host's phone` : ''].filter(Boolean).join(', ');
+}
 
 /**
  * unsentSeats lists the seats whose phones hold changes the server has not got.
@@ -593,10 +691,10 @@ function listNames(names) {
  * large type, and the link to copy or share.
  * @param {string} code
  * @param {string} joinUrl
- * @param {boolean} everyone true when every seat is taken: the panel starts folded
+ * @param {boolean} folded the panel starts folded (a player has joined); a tap opens it
  * @param {HTMLElement} sheetHost where the enlarged code opens
  */
-function joinPanel(code, joinUrl, everyone, sheetHost) {
+function joinPanel(code, joinUrl, folded, sheetHost) {
   const copied = h('span', { class: 'copied', role: 'status' });
   const urlId = `join-url-${code}`;
   const urlInput = /** @type {HTMLInputElement} */ (h('input', {
@@ -631,7 +729,7 @@ function joinPanel(code, joinUrl, everyone, sheetHost) {
       actions: [h('button', { type: 'button', class: 'btn btn-primary sheet-done', on: { click: () => s.close() } }, 'Done')],
     });
   };
-  return h('details', { class: 'panel join-panel', open: !everyone },
+  return h('details', { class: 'panel join-panel', open: !folded, dataset: { testid: 'invite' } },
     h('summary', {}, h('span', {}, 'Invite players'), h('span', { class: 'join-code-small' }, code)),
     h('div', { class: 'join-body' },
       h('button', { type: 'button', class: 'qr-btn', 'aria-label': 'Show the QR code bigger', on: { click: enlarge } },
@@ -639,7 +737,7 @@ function joinPanel(code, joinUrl, everyone, sheetHost) {
           class: 'qr', src: tablePath(code, '/qr.svg'), width: 220, height: 220, dataset: { testid: 'qr' },
           alt: `QR code that opens ${joinUrl}`,
         })),
-      h('p', { class: 'hint' }, 'Scan it with the camera, or open the link and enter the code'),
+      h('p', { class: 'hint' }, 'Scan it with the camera, or send the link: it opens this table.'),
       h('p', { class: 'join-code', 'aria-label': `Table code ${code.split('').join(' ')}`, dataset: { testid: 'join-code' } }, code),
       h('div', { class: 'join-link' },
         h('label', { class: 'sr-only', for: urlId }, 'Join link'),
@@ -779,7 +877,7 @@ function seatView({ root, spec, code, table: first }, form, seat, token, host) {
   const held = pendingBoard(code, seat);
   if (held) board = copyOf(held.board);
 
-  const live = watchTable(code, apply);
+  const live = watchTable(code, apply, () => drawStandings());
   const notice = h('div', { class: 'notice', role: 'status', hidden: true, dataset: { testid: 'notice' } });
   const lostBanner = h('div', { class: 'banner', role: 'alert', hidden: true });
   const formSlot = h('div', { class: 'form-slot' });
@@ -1008,7 +1106,7 @@ function seatView({ root, spec, code, table: first }, form, seat, token, host) {
     standingState.textContent = local
       ? (local.complete ? 'final with your change' : 'with your change')
       : table.standings
-        ? (table.standings.complete ? 'final: the host can finish' : 'standings live')
+        ? (!live.live() ? 'standings as last seen' : table.standings.complete ? 'final: the host can finish' : 'standings live')
         : mine.length ? 'standings wait for this board' : others.length ? 'standings wait for another board' : '';
   }
 
