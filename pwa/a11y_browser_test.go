@@ -348,6 +348,9 @@ func TestBrowserA11yHistory(t *testing.T) {
 	b.checkScreen("history")
 	b.do(chromedp.Navigate(base+"/plays/"+play), chromedp.WaitVisible(chromedp.CSS(`[data-testid=play-meta]`)))
 	b.checkScreen("play")
+	b.do(chromedp.Click(chromedp.CSS(`[data-testid=rematch]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=rematch-here]`)))
+	b.checkScreen("rematch")
+	b.closeSheetByCancel()
 	b.do(chromedp.Navigate(base+"/plays/new?game=insektenhotel"), chromedp.WaitVisible(chromedp.CSS(pointer("/players/0/name")+` input`)))
 	b.checkScreen("log-play")
 	b.do(chromedp.Navigate(base+"/leaderboards/insectarium"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=lb-row]`)))
@@ -358,5 +361,21 @@ func TestBrowserA11yHistory(t *testing.T) {
 	b.checkScreen("groups")
 	b.do(chromedp.Navigate(base+"/groups/default"), chromedp.WaitVisible(chromedp.CSS(`#import-file`)))
 	b.checkScreen("group")
+	b.do(chromedp.Navigate(base+"/g/default"), chromedp.WaitVisible(chromedp.CSS(`.joined`)))
+	b.checkScreen("group-joined")
+
+	// A deleted play, while it can be undone.
+	b.do(chromedp.Navigate(base+"/plays/"+play), chromedp.WaitVisible(chromedp.CSS(`[data-testid=delete-play]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid=delete-play]`)), chromedp.WaitVisible(chromedp.CSS(`dialog [data-testid=confirm]`)))
+	b.checkScreen("delete-play")
+	b.do(chromedp.Click(chromedp.CSS(`dialog [data-testid=confirm]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=undo]`)))
+	b.checkScreen("history-undo")
+	b.do(chromedp.Click(chromedp.CSS(`[data-testid=undo]`)))
 	b.checkConsole()
+}
+
+// closeSheetByCancel closes the open sheet with its close button.
+func (b *browser) closeSheetByCancel() {
+	b.t.Helper()
+	b.do(chromedp.Click(chromedp.CSS(`dialog.sheet[open] .sheet-head .icon-btn`)), chromedp.WaitNotPresent(chromedp.CSS(`dialog.sheet`)))
 }

@@ -14,7 +14,7 @@
 
 import { h, replace } from './ui/dom.js';
 import { listGames } from './sync/api.js';
-import { hasEntry, keptTables } from './sync/store.js';
+import { entryState, keptTables } from './sync/store.js';
 import { start as startOutbox } from './sync/outbox.js';
 import { loadEngine } from './engine/engine.js';
 import { syncIndicator } from './ui/syncstate.js';
@@ -164,8 +164,17 @@ async function homeScreen(root) {
       h('span', { class: 'game-text' },
         h('span', { class: 'game-name' }, g.name),
         h('span', { class: 'game-meta' }, playerRange(g.minPlayers, g.maxPlayers))),
-      hasEntry(g.id) ? h('span', { class: 'badge' }, 'In progress') : null,
+      badge(entryState(g.id)),
       h('span', { class: 'chev', 'aria-hidden': 'true' }, '›')))));
+}
+
+/**
+ * badge marks a game whose quick score is being entered, or was kept.
+ * @param {'kept' | 'progress' | ''} state
+ */
+function badge(state) {
+  if (!state) return null;
+  return h('span', { class: ['badge', state === 'kept' && 'badge-kept'] }, state === 'kept' ? 'Kept' : 'In progress');
 }
 
 /**

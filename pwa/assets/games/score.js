@@ -207,7 +207,8 @@ function keptButton(entry) {
  */
 export function rematchButton(host, spec, names, variants) {
   const ask = () => {
-    const who = names.map((n, i) => n.trim() || `Player ${i + 1}`).join(', ');
+    const all = names.map((n, i) => n.trim() || `Player ${i + 1}`);
+    const who = all.length > 1 ? `${all.slice(0, -1).join(', ')} and ${all[all.length - 1]}` : all.join('');
     const s = openSheet({
       host, title: `Rematch: ${spec.name}`,
       body: h('p', {}, `The same game with ${who}: score it on this phone, or start a table where everyone enters their own board.`),

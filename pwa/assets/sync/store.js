@@ -83,6 +83,18 @@ export function unmarkKept(game, kept) {
 }
 
 /**
+ * entryState says what the home screen shows of a game's quick score:
+ * "kept" once it went to the history, "progress" while it is being
+ * entered, "" when there is none.
+ * @param {string} game
+ * @returns {'kept' | 'progress' | ''}
+ */
+export function entryState(game) {
+  if (!hasEntry(game)) return '';
+  return loadEntry(game)?.kept ? 'kept' : 'progress';
+}
+
+/**
  * hasEntry says whether a game has saved entries.
  * @param {string} game
  */
