@@ -297,31 +297,41 @@ type card struct {
 	tools         []string
 }
 
-// enterCard taps a cell and fills the card editor.
+// enterCard taps a cell and fills the card sheet: colour and insect in
+// one tap, the tools, then the points, which add the card (the sheet moves
+// on to the next empty cell); then it closes the sheet.
 func (b *browser) enterCard(player, row, col int, c card) {
 	b.t.Helper()
 	cell := fmt.Sprintf("/players/%d/board/grid/%d/%d", player, row, col)
 	steps := []chromedp.Action[chromedp.Void]{
 		chromedp.Click(chromedp.CSS(`button` + pointer(cell))),
-		chromedp.WaitVisible(chromedp.CSS(`dialog.sheet[open]`)),
-		chromedp.Click(chromedp.CSS(`dialog ` + pointer(cell+"/color") + ` label[data-value="` + c.color + `"]`)),
-		chromedp.Click(chromedp.CSS(`dialog ` + pointer(cell+"/insect") + ` label[data-value="` + c.insect + `"]`)),
-		chromedp.SendKeys(chromedp.CSS(`dialog `+pointer(cell+"/points")+` input`), strconv.Itoa(c.points)),
+		chromedp.WaitVisible(chromedp.CSS(`dialog.sheet[open] .matrix`)),
+		chromedp.Click(chromedp.CSS(`dialog .matrix label[data-color="` + c.color + `"][data-insect="` + c.insect + `"]`)),
 	}
 	for _, tool := range c.tools {
-		steps = append(steps, chromedp.Click(chromedp.CSS(`dialog `+pointer(cell+"/tools")+` label[data-value="`+tool+`"]`)))
+		steps = append(steps, chromedp.Click(chromedp.CSS(`dialog .tool-checks label[data-value="`+tool+`"]`)))
 	}
 	b.do(steps...)
 	if row == 2 && col == 2 {
 		b.screenshot("insectarium-card-editor")
 	}
-	b.closeSheet()
+	b.do(chromedp.Click(chromedp.CSS(`dialog .keypad button[data-value="` + strconv.Itoa(c.points) + `"]`)))
+	b.closeSheetIfOpen()
 }
 
 // closeSheet taps Done in the open editor and waits for it to go.
 func (b *browser) closeSheet() {
 	b.t.Helper()
 	b.do(chromedp.Click(chromedp.CSS(`dialog .sheet-done`)), chromedp.WaitNotPresent(chromedp.CSS(`dialog.sheet`)))
+}
+
+// closeSheetIfOpen closes the editor when it is still open: an entry that
+// moved on to the next cell, or closed it after the last one.
+func (b *browser) closeSheetIfOpen() {
+	b.t.Helper()
+	if open, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`!!document.querySelector('dialog.sheet[open]')`)); err == nil && open {
+		b.closeSheet()
+	}
 }
 
 // rename replaces a player's name as a person would: select all, type.
@@ -331,9 +341,18 @@ func (b *browser) rename(player int, name string) {
 	b.do(chromedp.Click(chromedp.CSS(fmt.Sprintf(`#tab-%d`, player))), chromedp.Click(in), chromedp.KeyEvent("a", chromedp.KeyModifiers(chromedp.ModifierCtrl)), chromedp.SendKeys(in, name))
 }
 
-// choose picks an option of the select of a field by typing its label.
+// choose picks an option of a field: in a select by typing its label, as
+// a person with a keyboard would, or by tapping its button or chip.
 func (b *browser) choose(fieldCSS, id, label string) {
 	b.t.Helper()
+	hasSelect, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`!!document.querySelector(`+js(fieldCSS+` select`)+`)`))
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	if !hasSelect {
+		b.do(chromedp.Click(chromedp.CSS(fieldCSS + ` :is(button, label)[data-value="` + id + `"]`)))
+		return
+	}
 	sel := chromedp.CSS(fieldCSS + ` select`)
 	b.do(chromedp.SendKeys(sel, label))
 	if got, err := chromedp.Run(b.ctx, chromedp.Value(sel)); err != nil || got != id {
@@ -353,18 +372,20 @@ func (b *browser) typeNumber(fieldCSS string, n int) {
 	b.do(chromedp.SendKeys(chromedp.CSS(fieldCSS+` input`), strconv.Itoa(n)))
 }
 
-// chooseToken picks a token in a circle by typing its label, as a person
-// with a keyboard would; the select then fires its change event itself.
+// chooseToken taps a token circle and the token in the sheet that opens
+// (which moves on to the next empty circle), then closes the sheet.
 func (b *browser) chooseToken(ptr, id, label string) {
 	b.t.Helper()
-	sel := chromedp.CSS(`select` + pointer(ptr))
-	b.do(chromedp.SendKeys(sel, label))
-	got, err := chromedp.Run(b.ctx, chromedp.Value(sel))
+	btn := `button.token` + pointer(ptr)
+	b.do(chromedp.Click(chromedp.CSS(btn)), chromedp.WaitVisible(chromedp.CSS(`dialog.sheet[open] .token-pick`)),
+		chromedp.Click(chromedp.CSS(`dialog .token-pick button[data-value="`+id+`"]`)))
+	b.closeSheetIfOpen()
+	got, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`document.querySelector(`+js(btn)+`)?.dataset.value ?? ''`))
 	if err != nil {
 		b.t.Fatal(err)
 	}
 	if got != id {
-		b.t.Fatalf("token %s is %q after typing %q, want %q", ptr, got, label, id)
+		b.t.Fatalf("token %s is %q after choosing %s, want %q", ptr, got, label, id)
 	}
 }
 
@@ -503,31 +524,39 @@ type tile struct {
 	points                         int
 }
 
-// enterTile taps an empty space of a collection and fills the tile editor.
+// enterTile taps an empty space of a collection and fills the tile sheet:
+// a mail tile in one tap (then, for its institution and points, back to
+// it); an insect's order, size and wreath, then its continent, which adds
+// it. Both move the sheet on to the next space; then it closes the sheet.
 func (b *browser) enterTile(player int, tl tile) {
 	b.t.Helper()
 	b.do(chromedp.Click(chromedp.CSS(fmt.Sprintf(`#panel-%d button.tile[data-row="%d"][data-col="%d"]`, player, tl.row, tl.col))),
-		chromedp.WaitVisible(chromedp.CSS(`dialog.sheet[open] .kind-pick`)))
-	if tl.institution != "" {
-		b.do(chromedp.Click(chromedp.CSS(`dialog .kind-pick button[data-value="mail"]`)))
-		b.tap(`dialog [data-pointer$="/institution"]`, tl.institution)
-		b.typeNumber(`dialog [data-pointer$="/points"]`, tl.points)
-	} else {
-		b.do(chromedp.Click(chromedp.CSS(`dialog .kind-pick button[data-value="insect"]`)))
-		b.tap(`dialog [data-pointer$="/continent"]`, tl.continent)
-		b.choose(`dialog [data-pointer$="/order"]`, tl.order, strings.ToUpper(tl.order[:1])+tl.order[1:])
-		b.tap(`dialog [data-pointer$="/size"]`, tl.size)
-		if tl.wreath != "" {
-			b.choose(`dialog [data-pointer$="/wreath"]`, tl.wreath, wreathLabels[tl.wreath])
+		chromedp.WaitVisible(chromedp.CSS(`dialog.sheet[open] .ic-editor`)))
+	if tl.institution != "" || tl.points != 0 {
+		b.do(chromedp.Click(chromedp.CSS(`dialog .pick-mail`)))
+		if tl.institution != "" || tl.points != 0 {
+			b.do(chromedp.Click(chromedp.CSS(`dialog .sheet-actions button[aria-label^="Back"]`)),
+				chromedp.WaitVisible(chromedp.CSS(`dialog .kind-switch`)))
 		}
+		if tl.institution != "" {
+			b.tap(`dialog .stack`, tl.institution)
+		}
+		if tl.points != 0 {
+			b.typeNumber(`dialog .field-stepper`, tl.points)
+		}
+	} else {
+		for _, pick := range [][2]string{{"order", tl.order}, {"size", tl.size}, {"wreath", tl.wreath}} {
+			if pick[1] != "" {
+				b.tap(`dialog .`+pick[0]+`-pick`, pick[1])
+			}
+		}
+		if player == 0 && tl.row == 0 && tl.col == 2 {
+			b.screenshot("insecta-tile-editor")
+		}
+		b.do(chromedp.Click(chromedp.CSS(`dialog .continent-pick button[data-value="` + tl.continent + `"]`)))
 	}
-	if player == 0 && tl.row == 0 && tl.col == 2 {
-		b.screenshot("insecta-tile-editor")
-	}
-	b.closeSheet()
+	b.closeSheetIfOpen()
 }
-
-var wreathLabels = map[string]string{"mary-kingsley": "Mary Kingsley", "maria-sibylla-merian": "Maria Sibylla Merian"}
 
 // TestBrowserInsectaRulebookExample enters the end-of-game example of the
 // Insecta rulebook ("End of the game"): Laura, 24 on the track, two of her

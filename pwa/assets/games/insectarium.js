@@ -1,19 +1,30 @@
 // insectarium.js: the Insectarium board form. A 3×3 display of tappable
-// cells (each opens the card editor), a token circle beside every row and
-// under every column, the unused tokens and the Display Tool bonuses.
-// The vocabulary (colours, insects, tokens, tools) comes from the spec.
+// cells, a token circle beside every row and under every column, the
+// unused tokens and the Display Tool bonuses. The vocabulary (colours,
+// insects, tokens, tools) comes from the spec.
+//
+// Entry is a walk through one sheet: a tap on a cell opens it, one tap
+// picks colour and insect together (a row per insect, a column per
+// colour), the tools are optional, and the points add the card and move
+// to the next empty cell. Once the display is full the walk goes on to the
+// empty token circles, a tap each. A card being filled in is a draft: it
+// reaches the board, and so the scoring and its errors, once it has a
+// colour, an insect and points (or is a dragonfly), or when the sheet
+// leaves it half done.
 
 import { h, replace } from '../ui/dom.js';
-import { checks, enumOf, labelOf, segmented, stepper, text, toggle } from '../ui/widgets.js';
+import { breakable, checks, enumOf, labelOf, picker, stepper, text } from '../ui/widgets.js';
 import { openSheet } from '../ui/sheet.js';
 
 /** @typedef {import('../sync/api.js').Spec} Spec */
+/** @typedef {import('../sync/api.js').Option} Option */
 /** @typedef {import('./forms.js').FormContext} FormContext */
 /** @typedef {{name?: string, color?: string, insect?: string, points?: number, tools: string[], wild?: boolean}} Card */
 /**
  * @typedef {{grid: (Card | null)[][], rowTokens: (string | null)[], colTokens: (string | null)[],
  *            supply: number, toolBonusesForPoints: number, toolBonusesForTokens: number}} Board
  */
+/** @typedef {{cell: [number, number]} | {side: 'rowTokens' | 'colTokens', i: number}} Step */
 
 /** @param {Spec} spec */
 function size(spec) {
@@ -69,6 +80,22 @@ function progress(b, spec) {
 }
 
 /**
+ * complete says whether a card can go on the board as it is.
+ * @param {Card} k
+ */
+function complete(k) {
+  return !!k.wild || (!!k.color && !!k.insect && typeof k.points === 'number');
+}
+
+/**
+ * blank says whether a draft holds nothing at all.
+ * @param {Card} k
+ */
+function blank(k) {
+  return !k.wild && !k.color && !k.insect && k.points === undefined && !(k.tools ?? []).length && !k.name;
+}
+
+/**
  * render draws the form for one board.
  * @param {FormContext} ctx
  */
@@ -81,70 +108,64 @@ function render(ctx) {
   const insects = enumOf(spec, 'insect');
   const tools = enumOf(spec, 'tool');
   const tokenList = enumOf(spec, 'token');
-  const tokens = tokenList.length ? tokenList : [{ label: 'Colours', options: colors }, { label: 'Insects', options: insects }];
+  const tokenColors = tokenList.length ? tokenList.filter((t) => colors.some((c) => c.id === t.id)) : colors;
+  const tokenInsects = tokenList.length ? tokenList.filter((t) => !colors.some((c) => c.id === t.id)) : insects;
+  const allTokens = [...tokenColors, ...tokenInsects];
 
   const gridEl = h('div', { class: 'ia-grid', role: 'group', 'aria-label': 'Display board' });
   const tally = h('p', { class: 'hint tool-tally', 'aria-live': 'polite' });
+  /** @type {Card | null} the card added last, for "same as last card" */
+  let last = null;
+
+  /** @param {Step} s */
+  const whereOf = (s) => ('cell' in s ? `Row ${s.cell[0] + 1}, column ${s.cell[1] + 1}`
+    : s.side === 'rowTokens' ? `Row ${s.i + 1} token` : `Column ${s.i + 1} token`);
 
   /**
-   * tokenSelect is one token circle.
+   * tokenButton is one token circle: a tap opens the token picker.
    * @param {'rowTokens' | 'colTokens'} side
    * @param {number} i
    */
-  const tokenSelect = (side, i) => {
-    const where = side === 'rowTokens' ? `Row ${i + 1} token` : `Column ${i + 1} token`;
-    const id = `${base.replaceAll('/', '-')}-${side}-${i}`;
+  const tokenButton = (side, i) => {
     const value = board[side][i];
-    const sel = /** @type {HTMLSelectElement} */ (h('select', {
-      id, class: ['token', value ? `tok-${value}` : 'tok-none'],
-      dataset: { pointer: `${base}/${side}/${i}`, where },
-      on: {
-        change: () => {
-          board[side][i] = sel.value || null;
-          sel.className = `token ${sel.value ? `tok-${sel.value}` : 'tok-none'}`;
-          ctx.changed();
-        },
-      },
-    },
-    h('option', { value: '', selected: !value }, '—'),
-    tokens.map((t) => ('options' in t
-      ? h('optgroup', { label: t.label }, t.options.map((o) => h('option', { value: o.id, selected: o.id === value }, o.label)))
-      : h('option', { value: t.id, selected: t.id === value }, t.label)))));
+    const where = whereOf({ side, i });
     return h('div', { class: ['token-cell', side === 'rowTokens' ? 'token-row' : 'token-col'] },
-      h('label', { class: 'sr-only', for: id }, where), sel);
+      h('button', {
+        type: 'button', class: ['token', value ? `tok-${value}` : 'tok-none'],
+        dataset: { pointer: `${base}/${side}/${i}`, where, value: value ?? '' },
+        on: { click: () => edit({ side, i }) },
+      },
+      h('span', { class: 'sr-only' }, `${where}: `),
+      value && tokenColors.some((t) => t.id === value) ? h('span', { class: ['dot', `swatch-${value}`], 'aria-hidden': 'true' }) : null,
+      value ? h('span', { class: 'tok-name' }, breakable(labelOf(allTokens, value))) : h('span', { class: 'tok-name tok-empty' }, 'Token'),
+      value ? null : h('span', { class: 'sr-only' }, ' not chosen')));
   };
 
   /**
-   * cardFace is what a cell shows.
-   * @param {Card | null} card
-   */
-  const cardFace = (card) => {
-    if (!card) return [h('span', { class: 'plus', 'aria-hidden': 'true' }, '+'), h('span', { class: 'card-empty' }, 'Add card')];
-    const toolChips = (card.tools ?? []).length
-      ? h('span', { class: 'chips' }, card.tools.map((t) => h('span', { class: 'chip' }, labelOf(tools, t).split(' ')[0])))
-      : null;
-    if (card.wild) {
-      return [h('span', { class: 'card-pts' }, '★'), h('span', { class: 'card-insect' }, 'Dragonfly'),
-        h('span', { class: 'card-color' }, 'wild'), toolChips];
-    }
-    return [
-      h('span', { class: 'card-pts' }, card.points ?? '?'),
-      h('span', { class: 'card-insect' }, card.insect ? labelOf(insects, card.insect).split('/')[0] : 'Insect?'),
-      h('span', { class: 'card-color' }, card.color ? labelOf(colors, card.color) : 'Colour?'),
-      toolChips,
-    ];
-  };
-
-  /**
-   * describe is a cell's accessible name.
+   * cardFace is what a cell shows. Its words are its accessible name: the
+   * place first (for a screen reader only), then what is printed on it.
    * @param {Card | null} card
    * @param {string} where
    */
-  const describe = (card, where) => {
-    if (!card) return `${where}: empty. Add a card`;
-    const t = (card.tools ?? []).map((x) => labelOf(tools, x)).join(', ');
-    const what = card.wild ? 'dragonfly, wild' : `${labelOf(colors, card.color) || 'no colour'} ${labelOf(insects, card.insect) || 'no insect'}, ${card.points ?? 0} points`;
-    return `${where}: ${what}${t ? `, tools ${t}` : ''}. Edit`;
+  const cardFace = (card, where) => {
+    const place = h('span', { class: 'sr-only' }, `${where}: `);
+    if (!card) return [place, h('span', { class: 'plus', 'aria-hidden': 'true' }, '+'), h('span', { class: 'card-empty' }, 'Add card')];
+    const toolNames = (card.tools ?? []).map((t) => labelOf(tools, t));
+    const toolLine = toolNames.length ? h('span', { class: 'card-tools' }, h('span', { class: 'sr-only' }, 'tools '), toolNames.join(', ')) : null;
+    if (card.wild) {
+      return [place, h('span', { class: 'card-pts', 'aria-hidden': 'true' }, '★'),
+        h('span', { class: 'card-insect' }, 'Dragonfly'), h('span', { class: 'card-color' }, 'wild'), toolLine];
+    }
+    return [
+      place,
+      h('span', { class: 'card-pts' }, card.points ?? '?'),
+      h('span', { class: 'sr-only' }, card.points === 1 ? ' point, ' : ' points, '),
+      h('span', { class: 'card-insect' }, card.insect ? breakable(labelOf(insects, card.insect)) : 'Insect?'),
+      h('span', { class: 'sr-only' }, ', '),
+      h('span', { class: 'card-color' }, card.color ? labelOf(colors, card.color) : 'Colour?'),
+      toolLine ? h('span', { class: 'sr-only' }, ', ') : null,
+      toolLine,
+    ];
   };
 
   const drawGrid = () => {
@@ -153,18 +174,17 @@ function render(ctx) {
     for (let r = 0; r < rows; r++) {
       for (let c = 0; c < cols; c++) {
         const card = board.grid[r][c];
-        const where = `Row ${r + 1}, column ${c + 1}`;
+        const where = whereOf({ cell: [r, c] });
         cells.push(h('button', {
           type: 'button',
           class: ['card', card ? 'filled' : 'empty', card?.wild ? 'wild' : card?.color && `c-${card.color}`],
           dataset: { pointer: `${base}/grid/${r}/${c}`, where },
-          'aria-label': describe(card, where),
-          on: { click: () => editCard(r, c) },
-        }, cardFace(card)));
+          on: { click: () => edit({ cell: [r, c] }) },
+        }, cardFace(card, where)));
       }
-      cells.push(tokenSelect('rowTokens', r));
+      cells.push(tokenButton('rowTokens', r));
     }
-    for (let c = 0; c < cols; c++) cells.push(tokenSelect('colTokens', c));
+    for (let c = 0; c < cols; c++) cells.push(tokenButton('colTokens', c));
     cells.push(h('span', { class: 'corner', 'aria-hidden': 'true' }));
     replace(gridEl, cells);
     drawTally();
@@ -179,91 +199,268 @@ function render(ctx) {
   };
 
   /**
-   * editCard opens the card editor for one cell. Every change is applied
-   * at once, so the total behind the sheet follows along.
-   * @param {number} r
-   * @param {number} c
+   * isEmpty says whether a step still waits for an entry.
+   * @param {Step} s
    */
-  const editCard = (r, c) => {
-    const ptr = `${base}/grid/${r}/${c}`;
-    /** @returns {Card} */
-    const card = () => {
-      if (!board.grid[r][c]) board.grid[r][c] = { tools: [] };
-      return /** @type {Card} */ (board.grid[r][c]);
-    };
-    const current = board.grid[r][c];
-    const update = () => { drawGrid(); ctx.changed(); };
-    /**
-     * typedFields are the colour, insect and points of a card that is not wild.
-     * @param {Card | null} k
-     */
-    const typedFields = (k) => [
-      segmented({ label: 'Colour', pointer: `${ptr}/color`, options: colors, value: k?.color, swatch: 'swatch-',
-        onChange: (v) => { card().color = v; update(); } }),
-      segmented({ label: 'Insect', pointer: `${ptr}/insect`, options: insects, value: k?.insect,
-        onChange: (v) => { card().insect = v; update(); } }),
-      stepper({ label: 'Points', pointer: `${ptr}/points`, value: k?.points, min: 0, max: 9,
-        onChange: (v) => { card().points = v; update(); } }),
-    ];
-    const typed = h('div', { class: 'typed', hidden: !!current?.wild }, typedFields(current));
-    const body = h('div', { class: 'editor' },
-      toggle({
-        label: 'Dragonfly (wild card)', pointer: `${ptr}/wild`, checked: !!current?.wild,
-        hint: 'Wild for colour and insect: 1 point in each line with a token.',
-        onChange: (on) => {
-          const k = card();
-          if (on) {
-            k.wild = true;
-            delete k.color; delete k.insect; delete k.points;
-          } else delete k.wild;
-          typed.hidden = on;
-          if (!on) replace(typed, typedFields(null));
+  const isEmpty = (s) => ('cell' in s ? !board.grid[s.cell[0]][s.cell[1]] : !board[s.side][s.i]);
+
+  /**
+   * nextEmpty is where the walk goes after s: the next other empty cell
+   * (row by row, round the display), and once the display is full the next
+   * empty token circle (rows, then columns); null when nothing is left.
+   * @param {Step} s
+   * @returns {Step | null}
+   */
+  const nextEmpty = (s) => {
+    /** @type {Step[]} */
+    const cells = [];
+    for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) cells.push({ cell: [r, c] });
+    /** @type {Step[]} */
+    const circles = [...board.rowTokens.map((_, i) => ({ side: /** @type {const} */ ('rowTokens'), i })),
+      ...board.colTokens.map((_, i) => ({ side: /** @type {const} */ ('colTokens'), i }))];
+    /** @param {Step} x */
+    const other = (x) => JSON.stringify(x) !== JSON.stringify(s);
+    /** @param {Step[]} list @param {number} from */
+    const round = (list, from) => list.map((_, k) => list[(from + k) % list.length]).find((x) => other(x) && isEmpty(x)) ?? null;
+    const at = 'cell' in s ? s.cell[0] * cols + s.cell[1] + 1 : 0;
+    const tokAt = 'cell' in s ? 0 : (s.side === 'rowTokens' ? 0 : rows) + s.i + 1;
+    return round(cells, at) ?? round(circles, tokAt);
+  };
+
+  /**
+   * edit opens the sheet at a cell or a token circle and walks on from there.
+   * @param {Step} first
+   */
+  const edit = (first) => {
+    /** @type {Step} */ let step = first;
+    /** @type {Card} the card being filled in */ let draft = { tools: [] };
+    /** @type {boolean} the step was empty when the walk reached it: an entry moves on */ let fresh = true;
+    /** @type {Step[]} */ const trail = [];
+    const body = h('div', { class: 'editor ia-editor' });
+
+    const clearBtn = h('button', {
+      type: 'button', class: 'btn btn-danger-quiet', on: {
+        click: () => {
+          if ('cell' in step) board.grid[step.cell[0]][step.cell[1]] = null;
+          else board[step.side][step.i] = null;
           update();
+          show(step);
         },
-      }),
-      typed,
-      checks({ label: 'Display tools', pointer: `${ptr}/tools`, options: tools, values: current?.tools ?? [],
-        onChange: (v) => { card().tools = v; update(); } }),
-      text({ label: 'Card name (optional)', pointer: `${ptr}/name`, value: current?.name, maxlength: 60,
-        onChange: (v) => { const k = card(); if (v.trim()) k.name = v; else delete k.name; update(); } }));
+      },
+    }, 'Clear');
+    const backBtn = /** @type {HTMLButtonElement} */ (h('button', {
+      type: 'button', class: 'btn', 'aria-label': 'Back to the previous step', on: { click: () => { const s = trail.pop(); if (s) { keep(); show(s); } } },
+    }, '‹ Back'));
+    const nextBtn = h('button', { type: 'button', class: 'btn', on: { click: () => advance() } }, 'Next ›');
     const sheet = openSheet({
       host: ctx.host,
-      title: `Row ${r + 1}, column ${c + 1}`,
+      title: whereOf(first),
       body,
-      actions: [
-        h('button', { type: 'button', class: 'btn btn-danger-quiet', on: { click: () => { board.grid[r][c] = null; sheet.close(); update(); } } }, 'Clear cell'),
-        h('button', { type: 'button', class: 'btn btn-primary sheet-done', on: { click: () => sheet.close() } }, 'Done'),
-      ],
+      class: 'walk',
+      actions: [clearBtn, backBtn, nextBtn, h('button', { type: 'button', class: 'btn btn-primary sheet-done', on: { click: () => sheet.close() } }, 'Done')],
       onClose: () => {
-        const k = board.grid[r][c];
-        // An editor opened and closed without a choice leaves the cell empty.
-        if (k && !k.wild && !k.color && !k.insect && k.points === undefined && !k.tools.length && !k.name) {
-          board.grid[r][c] = null;
-          update();
-        }
+        keep();
         ctx.refreshErrors();
-        // The grid was redrawn while the sheet was open: focus the new cell.
-        /** @type {HTMLElement | null} */ (gridEl.querySelector(`[data-pointer="${ptr}"]`))?.focus();
+        // The grid was redrawn while the sheet was open: focus the step's new element.
+        /** @type {HTMLElement | null} */ (gridEl.querySelector(`[data-pointer="${pointerOf(step)}"]`))?.focus();
       },
     });
-    ctx.refreshErrors();
+    // Digits typed on a keyboard are the card's points.
+    sheet.dialog.addEventListener('keydown', (e) => {
+      const t = /** @type {HTMLElement} */ (e.target);
+      if (!('cell' in step) || !/^[0-9]$/.test(e.key) || e.ctrlKey || e.metaKey || e.altKey || t.matches('input[type=text]')) return;
+      e.preventDefault();
+      pickPoints(Number(e.key));
+    });
+
+    const update = () => { drawGrid(); ctx.changed(); };
+
+    /** @param {Step} s */
+    const pointerOf = (s) => ('cell' in s ? `${base}/grid/${s.cell[0]}/${s.cell[1]}` : `${base}/${s.side}/${s.i}`);
+
+    /**
+     * keep puts a half-done card on the board as the walk leaves it, so
+     * what is missing is shown at its cell; a blank one leaves the cell as it was.
+     */
+    const keep = () => {
+      if (!('cell' in step) || complete(draft) || blank(draft)) return;
+      const [r, c] = step.cell;
+      if (JSON.stringify(board.grid[r][c]) === JSON.stringify(draft)) return;
+      board.grid[r][c] = structuredClone(draft);
+      update();
+    };
+
+    /** commit puts a finished card on the board; a new one moves the walk on. */
+    const commit = () => {
+      if (!('cell' in step) || !complete(draft)) return;
+      const [r, c] = step.cell;
+      board.grid[r][c] = structuredClone(draft);
+      last = structuredClone(draft);
+      delete last.name;
+      update();
+      if (fresh) advance();
+      else clearBtn.hidden = false;
+    };
+
+    /** advance moves to the next empty step, or closes the sheet when none is left. */
+    const advance = () => {
+      keep();
+      const n = nextEmpty(step);
+      if (!n) {
+        sheet.close();
+        return;
+      }
+      trail.push(step);
+      show(n);
+    };
+
+    /** @param {number} n */
+    const pickPoints = (n) => {
+      delete draft.wild;
+      draft.points = n;
+      points?.setValue(n);
+      commit();
+    };
+    /** @type {(HTMLElement & {setValue: (v: any) => void}) | null} */
+    let points = null;
+
+    /**
+     * show draws a step in the sheet.
+     * @param {Step} s
+     */
+    const show = (s) => {
+      step = s;
+      fresh = isEmpty(s);
+      backBtn.disabled = trail.length === 0;
+      sheet.setTitle(whereOf(s), trail.length > 0);
+      if ('cell' in s) {
+        const card = board.grid[s.cell[0]][s.cell[1]];
+        draft = card ? structuredClone(card) : { tools: [] };
+        if (!Array.isArray(draft.tools)) draft.tools = [];
+        clearBtn.hidden = !card;
+        replace(body, cardFields());
+      } else {
+        clearBtn.hidden = !board[s.side][s.i];
+        replace(body, tokenFields(s));
+      }
+    };
+
+    /** cardFields are the sheet's rows for a card. */
+    const cardFields = () => {
+      const same = fresh && last ? /** @type {Card} */ (last) : null;
+      points = picker({
+        label: 'Points: adds the card', class: 'keypad',
+        value: draft.wild ? 'wild' : draft.points,
+        options: [...Array.from({ length: 10 }, (_, n) => ({ id: String(n), label: String(n) })),
+          { id: 'wild', label: 'Dragonfly', class: 'pick-wild', hint: '(wild: 1 point in each line with a token)' }],
+        onPick: (v) => {
+          if (v !== 'wild') {
+            pickPoints(Number(v));
+            return;
+          }
+          draft = { tools: draft.tools, wild: true, ...(draft.name ? { name: draft.name } : {}) };
+          matrix.querySelectorAll('input').forEach((i) => { /** @type {HTMLInputElement} */ (i).checked = false; });
+          commit();
+        },
+      });
+      const matrix = identity();
+      return [
+        same ? h('button', {
+          type: 'button', class: 'btn same-as-last', on: {
+            click: () => { draft = { ...structuredClone(same), ...(draft.name ? { name: draft.name } : {}) }; commit(); },
+          },
+        }, 'Same as last card: ', h('span', { class: 'same-what' }, describe(same))) : null,
+        matrix,
+        checks({ label: 'Display tools (optional)', options: tools, values: draft.tools, class: 'tool-checks',
+          onChange: (v) => { draft.tools = v; if (!fresh) commit(); } }),
+        h('details', { class: 'more', open: !!draft.name }, h('summary', {}, 'Card name (optional)'),
+          text({ label: 'Card name', value: draft.name, maxlength: 60,
+            onChange: (v) => { if (v.trim()) draft.name = v; else delete draft.name; if (!fresh) commit(); } })),
+        points,
+      ];
+    };
+
+    /**
+     * identity is colour and insect in one tap: a row per insect, a
+     * column per colour; each square is a radio named "Green Beetle".
+     */
+    const identity = () => {
+      const name = `mx-${base.replaceAll('/', '-')}`;
+      const chosen = draft.wild ? null : `${draft.color}:${draft.insect}`;
+      return h('fieldset', { class: 'field group matrix-field' },
+        h('legend', { class: 'label' }, 'Colour and insect'),
+        h('div', { class: 'matrix' },
+          h('span', { class: 'mx-corner', 'aria-hidden': 'true' }),
+          colors.map((col) => h('span', { class: 'mx-color', 'aria-hidden': 'true' }, col.label)),
+          insects.map((ins) => [
+            h('span', { class: 'mx-insect', 'aria-hidden': 'true' }, breakable(ins.label)),
+            colors.map((col) => h('label', { class: ['mx', `swatch-${col.id}`], dataset: { color: col.id, insect: ins.id } },
+              h('input', {
+                type: 'radio', name, value: `${col.id}:${ins.id}`, class: 'sr-only', checked: chosen === `${col.id}:${ins.id}`,
+                on: {
+                  change: () => {
+                    delete draft.wild;
+                    draft.color = col.id;
+                    draft.insect = ins.id;
+                    points?.setValue(draft.points);
+                    commit();
+                  },
+                },
+              }),
+              h('span', { class: 'sr-only' }, `${col.label} ${ins.label}`))),
+          ])));
+    };
+
+    /**
+     * tokenFields are the sheet's rows for a token circle: one tap places
+     * the token and moves on.
+     * @param {{side: 'rowTokens' | 'colTokens', i: number}} s
+     */
+    const tokenFields = (s) => {
+      const value = board[s.side][s.i];
+      /** @param {string} v */
+      const place = (v) => {
+        board[s.side][s.i] = v || null;
+        update();
+        if (fresh) advance();
+        else sheet.close();
+      };
+      return [
+        h('p', { class: 'hint' }, s.side === 'rowTokens'
+          ? 'The token beside this row: its cards score when their colour or insect matches it.'
+          : 'The token under this column: its cards score when their colour or insect matches it.'),
+        picker({ label: 'Colours', options: tokenColors, value, swatch: 'swatch-', class: 'token-pick', onPick: place }),
+        picker({ label: 'Insects', options: tokenInsects.map((t) => ({ ...t, label: breakable(t.label) })), value, class: 'token-pick', onPick: place }),
+        picker({ label: 'None', hideLegend: true, options: [{ id: '', label: 'No token' }], value: value ?? '', class: 'token-pick', onPick: place }),
+      ];
+    };
+
+    /**
+     * describe says what a card is, for "same as last card".
+     * @param {Card} k
+     */
+    const describe = (k) => (k.wild ? 'Dragonfly' : `${labelOf(colors, k.color)} ${labelOf(insects, k.insect)}, ${k.points}`)
+      + ((k.tools ?? []).length ? `, ${k.tools.map((t) => labelOf(tools, t)).join(', ')}` : '');
+
+    show(first);
   };
 
   drawGrid();
   return h('div', { class: 'form form-insectarium' },
     h('div', { class: 'field grid-field', dataset: { pointer: `${base}/grid` } },
       h('p', { class: 'label' }, 'Display board'),
-      h('p', { class: 'hint' }, 'Tap a space to enter its card. Choose the token in each circle: beside the rows, under the columns.'),
+      h('p', { class: 'hint' }, 'Tap a space to enter the cards one after another, then the tokens beside the rows and under the columns.'),
       gridEl,
       h('div', { class: 'msgs' })),
+    tally,
     stepper({ label: 'Unused tokens', pointer: `${base}/supply`, value: board.supply, min: 0, max: 50,
       hint: '1 point per 2 tokens.', onChange: (v) => { board.supply = v; ctx.changed(); } }),
     h('div', { class: 'field-pair' },
       stepper({ label: 'Tool bonuses for points', pointer: `${base}/toolBonusesForPoints`, value: board.toolBonusesForPoints,
         min: 0, max: 10, hint: '5 points each.', onChange: (v) => { board.toolBonusesForPoints = v; ctx.changed(); } }),
       stepper({ label: 'Tool bonuses for tokens', pointer: `${base}/toolBonusesForTokens`, value: board.toolBonusesForTokens,
-        min: 0, max: 10, hint: 'No points; counted for the check.', onChange: (v) => { board.toolBonusesForTokens = v; ctx.changed(); } })),
-    tally);
+        min: 0, max: 10, hint: 'Taken as a token: no points, but checked with the points ones against the full tool sets.',
+        onChange: (v) => { board.toolBonusesForTokens = v; ctx.changed(); } })));
 }
 
 export default { emptyBoard, render, progress };

@@ -1,8 +1,9 @@
 // insektenhotel.js: the Insektenhotel board form: the hotel's colour and
 // its three floors, each for one species with two rooms (0–2 guests).
+// Every choice is one tap on a chip: a final hotel takes seven.
 
 import { h } from '../ui/dom.js';
-import { enumOf, labelOf, segmented, select } from '../ui/widgets.js';
+import { enumOf, segmented } from '../ui/widgets.js';
 
 /** @typedef {import('../sync/api.js').Spec} Spec */
 /** @typedef {import('./forms.js').FormContext} FormContext */
@@ -61,12 +62,12 @@ function render(ctx) {
     const roomsEl = h('div', { class: 'rooms', 'aria-hidden': 'true' });
     const drawRooms = () => {
       roomsEl.replaceChildren(...Array.from({ length: rooms }, (_, k) => h('span', { class: ['room', k < f.guests && 'taken'] },
-        k < f.guests ? labelOf(species, f.species).slice(0, 2) || '•' : '')));
+        k < f.guests ? '●' : '')));
     };
     drawRooms();
     return h('section', { class: 'floor field', dataset: { pointer: ptr } },
       h('div', { class: 'floor-head' }, h('h3', {}, `Floor ${i + 1}`), ctx.setup ? null : roomsEl),
-      select({ label: 'Species', pointer: `${ptr}/species`, options: species, value: f.species, none: 'Choose…',
+      segmented({ label: 'Species', pointer: `${ptr}/species`, options: species, value: f.species, class: 'species-pick',
         onChange: (v) => { f.species = v; drawRooms(); ctx.changed(); } }),
       ctx.setup ? null : segmented({ label: 'Guests', pointer: `${ptr}/guests`, options: guestOptions, value: f.guests,
         onChange: (v) => { f.guests = Number(v); drawRooms(); ctx.changed(); } }),

@@ -1,22 +1,33 @@
 // sheet.js: a modal bottom sheet built on <dialog>, for editors that do
 // not fit inline (an Insectarium card, an Insecta tile). The dialog is
 // attached inside the screen so its fields take part in error marking.
+// An editor that walks from one cell to the next renames the sheet as it
+// goes (setTitle), and the new title is read out.
 
-import { h } from './dom.js';
+import { h, uid } from './dom.js';
+
+/**
+ * @typedef {Object} Sheet
+ * @property {HTMLDialogElement} dialog
+ * @property {() => void} close
+ * @property {(title: string, focus?: boolean) => void} setTitle renames the sheet;
+ *   focus moves to the title, so a screen reader says where the editor went
+ */
 
 /**
  * openSheet shows a modal sheet until it is closed.
  * @param {{host: HTMLElement, title: string, body: HTMLElement, actions?: HTMLElement[],
- *          onClose?: () => void}} o
- * @returns {{dialog: HTMLDialogElement, close: () => void}}
+ *          onClose?: () => void, class?: string}} o
+ * @returns {Sheet}
  */
 export function openSheet(o) {
   const opener = /** @type {HTMLElement | null} */ (document.activeElement);
-  const titleId = `sheet-title-${Date.now()}`;
-  const dialog = /** @type {HTMLDialogElement} */ (h('dialog', { class: 'sheet', 'aria-labelledby': titleId },
+  const titleId = uid('sheet-title');
+  const heading = h('h2', { id: titleId, tabindex: -1 }, o.title);
+  const dialog = /** @type {HTMLDialogElement} */ (h('dialog', { class: ['sheet', o.class], 'aria-labelledby': titleId },
     h('div', { class: 'sheet-head' },
-      h('h2', { id: titleId }, o.title),
-      h('button', { type: 'button', class: 'icon-btn', 'aria-label': 'Close', on: { click: () => dialog.close() } }, '✕')),
+      heading,
+      h('button', { type: 'button', class: 'icon-btn', 'aria-label': 'Close', on: { click: () => dialog.close() } }, h('span', { 'aria-hidden': 'true' }, '✕'))),
     h('div', { class: 'sheet-body' }, o.body),
     h('div', { class: 'sheet-actions' }, o.actions || [])));
   dialog.addEventListener('close', () => {
@@ -32,5 +43,12 @@ export function openSheet(o) {
   });
   o.host.appendChild(dialog);
   dialog.showModal();
-  return { dialog, close: () => dialog.close() };
+  return {
+    dialog,
+    close: () => dialog.close(),
+    setTitle: (title, focus = false) => {
+      heading.textContent = title;
+      if (focus) heading.focus({ preventScroll: true });
+    },
+  };
 }

@@ -50,8 +50,8 @@ export function stepper(o) {
   }));
   /** @param {number} d */
   const bump = (d) => {
-    const cur = input.value === '' ? min : Number(input.value);
-    const next = Math.min(max, Math.max(min, cur + d));
+    // An empty field starts at its minimum, whichever button is pressed.
+    const next = input.value === '' ? min : Math.min(max, Math.max(min, Number(input.value) + d));
     input.value = String(next);
     o.onChange(next);
   };
@@ -85,9 +85,35 @@ export function segmented(o) {
 }
 
 /**
+ * picker is a row of buttons that act at once: a tap picks a value and
+ * the form may move on (a card's points, an insect's continent), which a
+ * radio group cannot do without firing on every arrow key. The button of
+ * the current value is pressed.
+ * @param {{label: string, options: (Option & {class?: string, hint?: string})[], value?: string | number | null,
+ *          onPick: (v: string) => void, class?: string, swatch?: string, hideLegend?: boolean}} o
+ *   hint: words said after the label to a screen reader only ("adds the card")
+ * @returns {HTMLElement & {setValue: (v: string | number | null | undefined) => void}}
+ */
+export function picker(o) {
+  const buttons = o.options.map((opt) => h('button', {
+    type: 'button', class: ['pick', opt.class], dataset: { value: opt.id },
+    'aria-pressed': String(o.value !== undefined && o.value !== null && String(o.value) === String(opt.id)),
+    on: { click: () => { setValue(opt.id); o.onPick(opt.id); } },
+  },
+  o.swatch ? h('span', { class: ['dot', o.swatch + opt.id], 'aria-hidden': 'true' }) : null,
+  h('span', {}, opt.label),
+  opt.hint ? h('span', { class: 'sr-only' }, ` ${opt.hint}`) : null));
+  /** @param {string | number | null | undefined} v */
+  const setValue = (v) => buttons.forEach((b) => b.setAttribute('aria-pressed', String(v !== undefined && v !== null && b.dataset.value === String(v))));
+  const el = /** @type {any} */ (group({ label: o.label, body: h('div', { class: 'picker' }, buttons), class: ['field-picker', o.class].filter(Boolean).join(' '), hideLegend: o.hideLegend }));
+  el.setValue = setValue;
+  return el;
+}
+
+/**
  * checks is a row of toggle buttons for a set of values (checkboxes).
  * @param {{label: string, pointer?: string, options: Option[], values: string[],
- *          onChange: (v: string[]) => void}} o
+ *          onChange: (v: string[]) => void, class?: string}} o
  */
 export function checks(o) {
   const picked = new Set(o.values);
@@ -102,7 +128,7 @@ export function checks(o) {
       },
     }),
     h('span', {}, opt.label))));
-  return group({ label: o.label, pointer: o.pointer, body });
+  return group({ label: o.label, pointer: o.pointer, body, class: o.class });
 }
 
 /**
@@ -182,4 +208,27 @@ export function labelOf(opts, id) {
 export function humanize(id) {
   const s = String(id).replace(/[-_:]+/g, ' ').trim();
   return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/**
+ * breakable lets a label wrap in a narrow cell instead of being cut: a
+ * break is allowed after each slash ("Cricket/Grasshopper"), and a long
+ * word may hyphenate where two consonants meet nearest its middle
+ * ("Grass-hopper"), as CSS hyphens: auto would where the browser has no
+ * dictionary.
+ * @param {string} label
+ */
+export function breakable(label) {
+  return label.split('/').map((part) => part.split(' ').map(soften).join(' ')).join('/\u200B');
+}
+
+/** @param {string} word */
+function soften(word) {
+  if (word.length < 10) return word;
+  const consonant = (/** @type {string} */ ch) => /[a-z]/i.test(ch) && !/[aeiouy]/i.test(ch);
+  let best = -1;
+  for (let i = 3; i <= word.length - 3; i++) {
+    if (consonant(word[i - 1]) && consonant(word[i]) && (best < 0 || Math.abs(i - word.length / 2) < Math.abs(best - word.length / 2))) best = i;
+  }
+  return best < 0 ? word : `${word.slice(0, best)}\u00AD${word.slice(best)}`;
 }
