@@ -466,3 +466,24 @@ func (b *browser) controlNames(what, css string) {
 		}
 	}
 }
+
+// TestBrowserErrorsWaitForTheField types a track beyond the scoring
+// track's end: the error waits while the field has the focus, and shows
+// at the field once it is left.
+func TestBrowserErrorsWaitForTheField(t *testing.T) {
+	base := startApp(t)
+	b := newBrowser(t, base)
+	b.do(chromedp.Navigate(base+"/score/insecta"), chromedp.WaitVisible(chromedp.CSS(pointer("/players/0/board/track"))))
+	track := pointer("/players/0/board/track")
+	b.do(chromedp.Click(chromedp.CSS(track+` input`)), chromedp.KeyEvent("400"))
+	time.Sleep(600 * time.Millisecond) // longer than a rescore takes
+	if n := b.countOf(track + ` .msg-error, ` + track + ` [aria-invalid]`); n != 0 {
+		t.Errorf("the track is flagged while it is being typed: %q", b.textNow(track+` .msg-error`))
+	}
+	b.do(chromedp.Click(chromedp.CSS(pointer("/players/0/board/fragments") + ` label[data-value="1"]`)))
+	b.do(chromedp.WaitVisible(chromedp.CSS(track + ` .msg-error`)))
+	if got := b.textNow(track + ` .msg-error`); !strings.Contains(got, "300") {
+		t.Errorf("the track left at 400 says %q, want the track's end, 300", got)
+	}
+	b.checkConsole()
+}

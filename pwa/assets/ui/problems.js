@@ -9,6 +9,10 @@
 // and so on up to the board and the player. The message is written into the
 // nearest .field's message slot; what finds no element at all is returned,
 // so the caller can list it in a banner.
+//
+// An error about a field being typed into waits until the field is left,
+// in a field that asks for it (data-hold-errors: a number stepper): "1"
+// on the way to "12" is not worth a red line.
 
 import { h } from './dom.js';
 
@@ -19,6 +23,7 @@ import { h } from './dom.js';
  * @param {ParentNode} root
  */
 export function clearProblems(root) {
+  deferred = deferred.filter((d) => !root.contains(d.el));
   root.querySelectorAll('.msg[data-generated]').forEach((m) => m.remove());
   root.querySelectorAll('.has-error, .has-warning').forEach((el) => el.classList.remove('has-error', 'has-warning'));
   root.querySelectorAll('[aria-invalid]').forEach((el) => el.removeAttribute('aria-invalid'));
@@ -83,6 +88,40 @@ function capitalize(s) {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
+/** @type {{el: HTMLElement, p: FieldError}[]} errors held back until their field is left */
+let deferred = [];
+let watching = false;
+
+/**
+ * typing says whether the focus is in a text or number field inside el's
+ * field, one that holds its errors back: the value may be half typed.
+ * @param {HTMLElement} el
+ */
+function typing(el) {
+  const f = document.activeElement;
+  const fieldEl = el.classList.contains('field') ? el : el.closest('.field');
+  return !!fieldEl && fieldEl.hasAttribute('data-hold-errors') && f instanceof HTMLElement && fieldEl.contains(f)
+    && (f instanceof HTMLTextAreaElement || (f instanceof HTMLInputElement && !['radio', 'checkbox', 'button', 'submit'].includes(f.type)));
+}
+
+/**
+ * holdBack keeps an error until the focus leaves its field.
+ * @param {HTMLElement} el
+ * @param {FieldError} p
+ */
+function holdBack(el, p) {
+  deferred.push({ el, p });
+  if (watching) return;
+  watching = true;
+  document.addEventListener('focusout', (e) => {
+    const left = /** @type {Node} */ (e.target);
+    const due = deferred.filter((d) => (d.el.closest('.field') ?? d.el).contains(left));
+    if (!due.length) return;
+    deferred = deferred.filter((d) => !due.includes(d));
+    for (const d of due) if (d.el.isConnected) mark(d.el, d.p, 'error');
+  });
+}
+
 /**
  * mark flags one element and writes the message into its field.
  * @param {HTMLElement} el
@@ -90,6 +129,10 @@ function capitalize(s) {
  * @param {'error' | 'warning'} kind
  */
 function mark(el, p, kind) {
+  if (kind === 'error' && typing(el)) {
+    holdBack(el, p);
+    return;
+  }
   const cls = kind === 'error' ? 'has-error' : 'has-warning';
   el.classList.add(cls);
   const fieldEl = el.classList.contains('field') ? el : el.closest('.field');

@@ -59,7 +59,10 @@ export function stepper(o) {
     h('button', { type: 'button', class: 'step', 'aria-label': `${o.label}: one less`, on: { click: () => bump(-1) } }, '−'),
     input,
     h('button', { type: 'button', class: 'step', 'aria-label': `${o.label}: one more`, on: { click: () => bump(1) } }, '+'));
-  return field({ label: o.label, pointer: o.pointer, control, id, hint: o.hint, class: ['field-stepper', o.class].filter(Boolean).join(' ') });
+  const el = field({ label: o.label, pointer: o.pointer, control, id, hint: o.hint, class: ['field-stepper', o.class].filter(Boolean).join(' ') });
+  // A number half typed ("1" on the way to "12") is not flagged until the field is left (problems.js).
+  el.dataset.holdErrors = '';
+  return el;
 }
 
 /**
