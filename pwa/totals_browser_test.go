@@ -12,7 +12,8 @@ import (
 func (b *browser) typeTotal(player int, id string, n int) {
 	b.t.Helper()
 	in := pointer("/players/"+strconv.Itoa(player)+"/board/totals/"+id) + ` input`
-	b.do(chromedp.SetValue(chromedp.CSS(in), ""), chromedp.SendKeys(chromedp.CSS(in), strconv.Itoa(n)))
+	// Tab leaves the field, as a player moving on does: its errors show then.
+	b.do(chromedp.SetValue(chromedp.CSS(in), ""), chromedp.SendKeys(chromedp.CSS(in), strconv.Itoa(n)+"\t"))
 }
 
 // useTotals switches a player's board to the totals sheet.
@@ -49,6 +50,7 @@ func TestBrowserTotalsSheet(t *testing.T) {
 	b.typeTotal(1, "distinctInsects", 6)
 	b.waitText(`#tab-1 .tab-total`, "31")
 	b.screenshot("totals-sheet")
+	b.axe("totals sheet")
 
 	b.do(chromedp.Click(chromedp.CSS(`[data-testid=see-results]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=total-0]`)))
 	if got := b.text(`[data-testid=total-0]`) + "/" + b.text(`[data-testid=total-1]`); got != "32/31" {
@@ -71,6 +73,7 @@ func TestBrowserTotalsSheet(t *testing.T) {
 		t.Errorf("%d of Laura's tiles are highlighted for %d insects", hits, b.countOf(`[data-testid=why-list] li`))
 	}
 	b.screenshot("why-tiebreak")
+	b.axe("why this score")
 	b.closeSheet()
 	b.do(chromedp.Click(chromedp.CSS(`[data-testid=why-distinctInsects-1]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=why-list]`)))
 	if got := b.textNow(`[data-testid=why-list]`); !strings.Contains(got, "Entered as a total") {

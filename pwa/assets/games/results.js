@@ -146,7 +146,8 @@ async function explain(from, spec, name, i, board, l) {
   const s = openSheet({
     host,
     title: `${name}: ${capitalize(l.label)} ${amount}`,
-    body: h('div', { class: 'why' },
+    // Focusable, so the sheet scrolls by keyboard too (the board in it is inert).
+    body: h('div', { class: 'why', tabindex: 0, role: 'group', 'aria-label': `What made ${l.label}` },
       sources.length
         ? h('ul', { class: 'why-list', dataset: { testid: 'why-list' } }, sources.map((src) => h('li', {},
           h('span', {}, src.label || describe(board, src.pointer)),

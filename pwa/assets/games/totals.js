@@ -92,10 +92,13 @@ function numberField(ctx, l, tiebreak, after) {
     h('button', { type: 'button', class: 'step', 'aria-label': `${l.label}: ${step} less`, on: { click: () => bump(-1) } }, '−'),
     input,
     h('button', { type: 'button', class: 'step', 'aria-label': `${l.label}: ${step} more`, on: { click: () => bump(1) } }, '+'));
-  return field({
+  const el = field({
     label: tiebreak ? `${capitalize(l.label)} (tiebreak)` : l.label, pointer: `${ctx.base}/totals/${l.id}`, control, id,
     hint: step > 1 ? `In steps of ${step}.` : undefined, class: 'field-stepper',
   });
+  // A number being typed is not flagged until the field is left (problems.js).
+  el.dataset.holdErrors = '';
+  return el;
 }
 
 /** @param {string} s */

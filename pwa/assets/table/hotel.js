@@ -301,7 +301,7 @@ export function hotelPanel(o) {
       h('span', { class: 'hotel-guests', dataset: { testid: `guests-${i}` } }, `${p.guests}/${floorCount * rooms}`)),
     h('ul', { class: 'hotel-floors' }, p.floors.map((f) => h('li', { class: 'hfloor' },
       h('span', { class: 'hfloor-name' }, speciesName(f.species)),
-      h('span', { class: 'rooms', 'aria-label': `${f.guests} of ${rooms} rooms taken` },
+      h('span', { class: 'rooms', role: 'img', 'aria-label': `${f.guests} of ${rooms} rooms taken` },
         Array.from({ length: rooms }, (_, k) => h('span', { class: ['room', k < f.guests && 'taken'] }, k < f.guests ? '●' : '')))))),
     h('p', { class: 'hotel-meta' },
       h('span', {}, `Honey ${p.honey}`, p.honey !== p.honeyUsable ? ` (${p.honeyUsable} usable)` : ''),
