@@ -114,3 +114,15 @@ func (s *Subscription) Close() {
 		}
 	}
 }
+
+// Subscribers returns how many subscriptions are open: the live event
+// streams this process serves.
+func (b *MemoryBroker) Subscribers() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n := 0
+	for _, set := range b.subs {
+		n += len(set)
+	}
+	return n
+}

@@ -114,3 +114,25 @@ func groupExists(tx *gorm.DB, id string) error {
 	}
 	return nil
 }
+
+// GroupPlays is a group with the number of plays it holds.
+type GroupPlays struct {
+	ID    string
+	Name  string
+	Plays int64
+}
+
+// GroupsWithCounts returns every group with its number of plays, oldest
+// group first: what an operator sees of a server's groups.
+func (s *Store) GroupsWithCounts(ctx context.Context) ([]GroupPlays, error) {
+	var out []GroupPlays
+	err := s.read(ctx, func(tx *gorm.DB) error {
+		return tx.Table("groups AS g").
+			Select("g.id, g.name, COUNT(p.id) AS plays").
+			Joins("LEFT JOIN plays AS p ON p.group_id = g.id").
+			Group("g.id, g.name, g.created_at").
+			Order("g.created_at, g.id").
+			Scan(&out).Error
+	})
+	return out, err
+}
