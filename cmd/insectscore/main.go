@@ -13,10 +13,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
+	"net/url"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -132,7 +136,123 @@ func parse(fs *flag.FlagSet, cfg *config, args []string, n int) error {
 		return fmt.Errorf("%s takes %d argument(s) after its flags, not %q", fs.Name(), n, fs.Args())
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	if _, err := logLevel(cfg.LogLevel); err != nil {
+		return err
+	}
+	if err := checkBaseURL(cfg.BaseURL); err != nil {
+		return err
+	}
+	return checkDB(cfg.DB)
+}
+
+// checkBaseURL refuses a base URL that is not an origin: links are built
+// by appending /t/<code> to it, so a path, query or fragment would break
+// every link, and a relative URL would not open on a phone.
+func checkBaseURL(base string) error {
+	if base == "" {
+		return nil
+	}
+	u, err := url.Parse(base)
+	problem := ""
+	switch {
+	case err != nil:
+		problem = "it is not a URL"
+	case u.Scheme != "http" && u.Scheme != "https":
+		problem = "it must start with https:// or http://"
+	case u.Opaque != "" || u.Hostname() == "":
+		problem = "it has no host"
+	case u.User != nil:
+		problem = "it must not hold a user name or password"
+	case u.Path != "" || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.Contains(base, "#"):
+		problem = "it must not have a path, query or fragment"
+	}
+	if problem == "" {
+		return nil
+	}
+	return fmt.Errorf("base URL %q (-base-url, INSECTSCORE_BASE_URL): %s; give the public origin, like https://scores.example or http://192.168.1.20:8080", base, problem)
+}
+
+// urlScheme matches the scheme of a URL: letters, digits, +, - and . then ://.
+var urlScheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://`)
+
+// checkDB refuses a -db that names neither a SQLite file nor PostgreSQL:
+// SQLite would take mysql://host/db for a path and make a directory
+// "mysql:".
+func checkDB(dsn string) error {
+	if isPostgres(dsn) || !urlScheme.MatchString(dsn) {
+		return nil
+	}
+	return fmt.Errorf("database %q (-db, INSECTSCORE_DB): insectscore stores in a SQLite file, given by its path like ./insectscore.db, or in PostgreSQL, given by a postgres:// or postgresql:// URL", redactURL(dsn))
+}
+
+// redactURL hides the password of a URL that is to be shown.
+func redactURL(s string) string {
+	if u, err := url.Parse(s); err == nil && u.User != nil {
+		if _, ok := u.User.Password(); ok {
+			return u.Redacted()
+		}
+	}
+	return s
+}
+
+func isPostgres(dsn string) bool {
+	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
+}
+
+// checkSQLiteFile says in plain words what SQLite would report as "unable
+// to open database file" or "attempt to write a readonly database": the
+// database's directory cannot be made or written (SQLite writes its -wal
+// and -shm files beside the database), or the file is read-only.
+func checkSQLiteFile(dsn string) error {
+	path, _, _ := strings.Cut(dsn, "?")
+	if isPostgres(dsn) || path == ":memory:" || strings.HasPrefix(path, "file:") {
+		return nil
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("cannot create the database's directory %s: %w", dir, unwrapPath(err))
+	}
+	probe, err := os.CreateTemp(dir, ".insectscore-write-check-*")
+	if err != nil {
+		return fmt.Errorf("the database's directory %s is not writable (%v): SQLite writes its -wal and -shm files beside the database, so insectscore needs to create files there", dir, unwrapPath(err))
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	switch {
+	case err == nil:
+		f.Close()
+	case errors.Is(err, fs.ErrNotExist):
+		// a first start: SQLite creates it
+	case errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS):
+		return fmt.Errorf("the database %s is read-only (%v): insectscore needs to write to it; give the user it runs as write access, or serve a copy", path, unwrapPath(err))
+	default:
+		return fmt.Errorf("the database %s: %w", path, unwrapPath(err))
+	}
 	return nil
+}
+
+// existingDB refuses a SQLite file that is not there, for the commands
+// that read history: SQLite would make an empty database of a mistyped
+// path, and the command would report on that.
+func existingDB(dsn string) error {
+	path, _, _ := strings.Cut(dsn, "?")
+	if isPostgres(dsn) || path == ":memory:" || strings.HasPrefix(path, "file:") {
+		return nil
+	}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("there is no database at %s (-db, INSECTSCORE_DB)", path)
+	}
+	return nil
+}
+
+// unwrapPath drops the operation and path of a *fs.PathError, which the
+// messages above already name.
+func unwrapPath(err error) error {
+	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // parseConfig reads the server's settings: the environment, then the
@@ -176,6 +296,9 @@ func open(ctx context.Context, cfg config, stderr io.Writer) (*models.Store, *sl
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	slog.SetDefault(log)
+	if err := checkSQLiteFile(cfg.DB); err != nil {
+		return nil, nil, err
+	}
 	store, err := models.Open(ctx, cfg.DB, log)
 	if err != nil {
 		return nil, nil, fmt.Errorf("open database: %w", err)
@@ -194,6 +317,9 @@ func withStore(cfg config, e env, fn func(ctx context.Context, store *models.Sto
 	defer store.Close()
 	return fn(ctx, store)
 }
+
+// drainTimeout bounds the graceful shutdown; tests shorten it.
+var drainTimeout = 10 * time.Second
 
 // serve starts the server and blocks until SIGINT or SIGTERM, then drains
 // open requests for up to ten seconds.
@@ -221,34 +347,52 @@ func serve(e env) error {
 	if err != nil {
 		return err
 	}
+	// Bind first, so "listening" is only logged once it is true, with
+	// the port the system chose for :0.
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s (-addr, INSECTSCORE_ADDR): %w", cfg.Addr, err)
+	}
 	errc := make(chan error, 1)
-	go func() {
-		log.Info("listening", "addr", cfg.Addr, "db", cfg.DB)
-		errc <- app.Listen(cfg.Addr)
-	}()
+	go func() { errc <- app.Listener(ln) }()
+	log.Info("listening", "addr", ln.Addr().String(), "db", redactURL(cfg.DB))
 	select {
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
 	}
-	log.Info("shutting down")
+	streams := broker.Subscribers()
+	log.Info("shutting down", "streams", streams)
 	broker.Close() // ends open event streams, which would hold the drain
-	if err := app.ShutdownWithTimeout(10 * time.Second); err != nil {
+	if err := app.ShutdownWithTimeout(drainTimeout); err != nil {
+		if !errors.Is(err, context.DeadlineExceeded) {
+			return err
+		}
+		// Requests still running after the drain end with the process: a
+		// stop that was asked for is not a failure.
+		log.Warn("shutdown: the drain took longer than "+drainTimeout.String()+"; closing the connections still open",
+			"streams", streams, "connections", app.Server().GetOpenConnectionsCount())
+		return nil
+	}
+	if err := <-errc; err != nil {
 		return err
 	}
-	return <-errc
+	log.Info("stopped", "streams", streams)
+	return nil
 }
 
 // closingBroker is a live-update broker the server closes on shutdown.
 type closingBroker interface {
 	api.Broker
+	// Subscribers is how many event streams are open.
+	Subscribers() int
 	Close()
 }
 
 // newBroker picks how live updates travel: within this process on SQLite,
 // and across replicas through LISTEN/NOTIFY on PostgreSQL.
 func newBroker(ctx context.Context, dsn string, log *slog.Logger) (closingBroker, error) {
-	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+	if isPostgres(dsn) {
 		return models.NewPGBroker(ctx, dsn, "", log)
 	}
 	return models.NewMemoryBroker(), nil
@@ -259,6 +403,9 @@ func newBroker(ctx context.Context, dsn string, log *slog.Logger) (closingBroker
 func recompute(e env) error {
 	var cfg config
 	if err := parse(flags("recompute", &cfg, e.getenv, e.stderr), &cfg, e.args, 0); err != nil {
+		return err
+	}
+	if err := existingDB(cfg.DB); err != nil {
 		return err
 	}
 	return withStore(cfg, e, func(ctx context.Context, store *models.Store) error {
@@ -282,6 +429,9 @@ func export(e env) error {
 	fs.StringVar(&group, "group", models.DefaultGroup, "the id of the group to export")
 	fs.StringVar(&out, "o", "", "the file to write; standard output if not given")
 	if err := parse(fs, &cfg, e.args, 0); err != nil {
+		return err
+	}
+	if err := existingDB(cfg.DB); err != nil {
 		return err
 	}
 	var data []byte
