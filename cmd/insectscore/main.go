@@ -1,7 +1,8 @@
 // Command insectscore runs the insectscore server: the REST API and the
 // embedded PWA on one port. One-shot subcommands work on the same
 // database: recompute rebuilds every leaderboard from the plays, export
-// and import move a group's history as JSON.
+// and import move a group's history as JSON, backup copies a SQLite
+// database while the server runs, and groups lists the groups.
 //
 // Every setting is an INSECTSCORE_* environment variable with a matching
 // flag; a flag given on the command line wins over the environment.
@@ -21,9 +22,12 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"insectscore/api"
 	"insectscore/models"
@@ -59,6 +63,8 @@ var commands = []command{
 	{"recompute", "", "rebuild every leaderboard and rating history from the plays", recompute},
 	{"export", "[-group ID] [-o FILE]", "write a group's history as JSON (the default group; standard output)", export},
 	{"import", "FILE", "read a group's history written by export", importFile},
+	{"backup", "[-force] FILE", "copy the SQLite database to FILE, also while the server runs", backup},
+	{"groups", "", "list every group: id, name and number of plays", listGroups},
 	{"help", "", "list the commands", nil}, // run answers it: the list is this table
 }
 
@@ -483,4 +489,109 @@ func importFile(e env) error {
 		fmt.Fprintf(e.stdout, "invite link: %s/g/%s\n", cfg.BaseURL, g.ID)
 	}
 	return nil
+}
+
+// backup answers insectscore backup FILE: a consistent copy of the SQLite
+// database, taken while the server runs, checked before it gets FILE's
+// name.
+func backup(e env) error {
+	var cfg config
+	var force bool
+	fs := flags("backup", &cfg, e.getenv, e.stderr)
+	fs.BoolVar(&force, "force", false, "replace FILE if it exists")
+	if err := parse(fs, &cfg, e.args, 1); err != nil {
+		return err
+	}
+	if err := existingDB(cfg.DB); err != nil {
+		return err
+	}
+	dest := fs.Arg(0)
+	start := time.Now()
+	r, err := models.BackupSQLite(context.Background(), cfg.DB, dest, force)
+	switch {
+	case errors.Is(err, models.ErrBackupNotSQLite):
+		return fmt.Errorf("backup copies a SQLite database, and %s is PostgreSQL: use pg_dump, e.g. pg_dump --format=custom --file=%s \"$INSECTSCORE_DB\"", redactURL(cfg.DB), dest)
+	case errors.Is(err, models.ErrBackupExists):
+		return fmt.Errorf("%s exists: name another file, or add -force to replace it", dest)
+	case err != nil:
+		return err
+	}
+	fmt.Fprintf(e.stdout, "backed up %s to %s in %s: %s, schema version %d, %s, %s; integrity check ok\n",
+		cfg.DB, dest, time.Since(start).Round(time.Millisecond), byteSize(r.Bytes), r.SchemaVersion,
+		count(r.Groups, "group"), count(r.Plays, "play"))
+	return nil
+}
+
+// count writes n things: 1 play, 2 plays.
+func count(n int64, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// byteSize writes n bytes for people: 512 B, 1.4 MB.
+func byteSize(n int64) string {
+	if n < 1000 {
+		return fmt.Sprintf("%d B", n)
+	}
+	f, unit := float64(n)/1000, "kB"
+	for _, u := range []string{"MB", "GB", "TB"} {
+		if f < 1000 {
+			break
+		}
+		f, unit = f/1000, u
+	}
+	return fmt.Sprintf("%.1f %s", f, unit)
+}
+
+// listGroups answers insectscore groups: a table of every group's id,
+// name and number of plays. An id is the group's invite, so the list is
+// for the server's operator.
+func listGroups(e env) error {
+	var cfg config
+	if err := parse(flags("groups", &cfg, e.getenv, e.stderr), &cfg, e.args, 0); err != nil {
+		return err
+	}
+	if err := existingDB(cfg.DB); err != nil {
+		return err
+	}
+	var groups []models.GroupPlays
+	err := withStore(cfg, e, func(ctx context.Context, store *models.Store) (err error) {
+		groups, err = store.GroupsWithCounts(ctx)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	// Columns as wide as their widest cell; the counts aligned right.
+	rows := [][3]string{{"ID", "NAME", "PLAYS"}}
+	for _, g := range groups {
+		rows = append(rows, [3]string{g.ID, printable(g.Name), strconv.FormatInt(g.Plays, 10)})
+	}
+	var width [3]int
+	for _, r := range rows {
+		for i, cell := range r {
+			width[i] = max(width[i], utf8.RuneCountInString(cell))
+		}
+	}
+	var b strings.Builder
+	for _, r := range rows {
+		pad := func(s string, n int) string { return strings.Repeat(" ", n-utf8.RuneCountInString(s)) }
+		fmt.Fprintf(&b, "%s%s  %s%s  %s%s\n", r[0], pad(r[0], width[0]), r[1], pad(r[1], width[1]), pad(r[2], width[2]), r[2])
+	}
+	_, err = io.WriteString(e.stdout, b.String())
+	return err
+}
+
+// printable keeps a name typed by anyone from moving the cursor or
+// recolouring the operator's terminal: a name with control characters or
+// tabs is shown quoted, escapes and all.
+func printable(name string) string {
+	for _, r := range name {
+		if unicode.IsControl(r) || r == utf8.RuneError {
+			return strconv.Quote(name)
+		}
+	}
+	return name
 }

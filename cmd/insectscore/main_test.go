@@ -214,7 +214,7 @@ func TestCommands(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"an unknown command", []string{"backup"}, `there is no command "backup"`},
+		{"an unknown command", []string{"restore"}, `there is no command "restore"`},
 		{"serve with a bad setting", []string{"serve", "-log-level", "loud"}, `log level "loud"`},
 		{"no command is serve", []string{"-log-level", "loud"}, `log level "loud"`},
 		{"serve takes no arguments", []string{"serve", "now"}, "takes flags only"},
