@@ -175,7 +175,7 @@ func checkBaseURL(base string) error {
 	if problem == "" {
 		return nil
 	}
-	return fmt.Errorf("base URL %q (-base-url, INSECTSCORE_BASE_URL): %s; give the public origin, like https://scores.example or http://192.168.1.20:8080", base, problem)
+	return fmt.Errorf("base URL %q (-base-url, INSECTSCORE_BASE_URL): %s; give the public origin, like https://scores.example or http://192.168.1.20:8080", redactURL(base), problem)
 }
 
 // urlScheme matches the scheme of a URL: letters, digits, +, - and . then ://.

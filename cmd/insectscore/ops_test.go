@@ -269,7 +269,7 @@ func TestCheckBaseURL(t *testing.T) {
 		{"https://", "it has no host"},
 		{"http://:8080", "it has no host"},
 		{"https:scores.example", "it has no host"},
-		{"https://ana:secret@scores.example", "it must not hold a user name or password"},
+		{"https://ana:secret@scores.example", `"https://ana:xxxxx@scores.example" (-base-url, INSECTSCORE_BASE_URL): it must not hold a user name or password`},
 		{"https://scores.example/app", "it must not have a path, query or fragment"},
 		{"https://scores.example?x=1", "it must not have a path, query or fragment"},
 		{"https://scores.example?", "it must not have a path, query or fragment"},
