@@ -62,7 +62,7 @@ func (s *Store) CreateGroup(ctx context.Context, name string) (*Group, error) {
 // none, which is also what a mistyped invite gets.
 func (s *Store) FindGroup(ctx context.Context, id string) (*Group, error) {
 	var row groupRow
-	if err := s.db.WithContext(ctx).Where("id = ?", id).Take(&row).Error; err != nil {
+	if err := s.rdb.WithContext(ctx).Where("id = ?", id).Take(&row).Error; err != nil {
 		return nil, translate(err)
 	}
 	return row.group(), nil

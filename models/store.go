@@ -31,6 +31,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/mattn/go-sqlite3"
 	"gorm.io/driver/postgres"
 	"gorm.io/driver/sqlite"
 	"gorm.io/gorm"
@@ -53,6 +55,17 @@ var (
 	// allows. The store checks it in the same transaction that adds the
 	// seat, so two players joining at once cannot overfill a table.
 	ErrTableFull = errors.New("models: table is full")
+	// ErrUnavailable means the database cannot serve the request now: its
+	// write lock is held elsewhere for longer than the busy timeout (a
+	// backup, a one-shot command, sqlite3), it is read-only, or PostgreSQL
+	// refuses connections. Trying again later may succeed; nothing was
+	// changed.
+	ErrUnavailable = errors.New("models: the database is unavailable")
+	// ErrReadOnly means the database cannot be written: the SQLite file or
+	// its directory is read-only, or PostgreSQL is a standby. Open refuses
+	// such a database; a database that turns read-only later makes every
+	// write an ErrUnavailable that also matches ErrReadOnly.
+	ErrReadOnly = errors.New("models: the database is read-only")
 )
 
 // VersionError is returned when a caller's If-Match version is stale, so
@@ -73,7 +86,14 @@ type Store struct {
 	// cryptographically secure outside tests: tokens are bearer secrets.
 	Rand io.Reader
 
+	// db is the writer: on SQLite its one connection is the one writer
+	// SQLite allows, and its transactions take the write lock at BEGIN.
 	db *gorm.DB
+	// rdb serves reads. On a SQLite file it is a pool of its own whose
+	// transactions are deferred and read-only, so in WAL mode a read
+	// never waits for the write lock, held here or by another process.
+	// Elsewhere it is db.
+	rdb *gorm.DB
 }
 
 // slowQuery is the duration above which a statement is logged as slow.
@@ -105,23 +125,9 @@ func open(ctx context.Context, dsn string, log *slog.Logger, list []migration) (
 	} else {
 		dialector = postgres.Open(dsn)
 	}
-	db, err := gorm.Open(dialector, &gorm.Config{
-		Logger: quietLogger{logger.NewSlogLogger(log, logger.Config{
-			SlowThreshold:             slowQuery,
-			IgnoreRecordNotFoundError: true,
-			// Keep tokens' hashes, names and boards out of the logs.
-			ParameterizedQueries: true,
-			LogLevel:             logger.Warn,
-		})},
-		// Driver errors become gorm.ErrDuplicatedKey and friends, which
-		// the store maps to its own errors.
-		TranslateError: true,
-		// Every multi-statement write opens its own transaction.
-		SkipDefaultTransaction: true,
-		NowFunc:                func() time.Time { return s.now() },
-	})
+	db, err := gorm.Open(dialector, s.gormConfig(log))
 	if err != nil {
-		return nil, fmt.Errorf("models: open %s: %w", redact(dsn), err)
+		return nil, openError(dsn, err)
 	}
 	sqlDB, err := db.DB()
 	if err != nil {
@@ -141,17 +147,124 @@ func open(ctx context.Context, dsn string, log *slog.Logger, list []migration) (
 		sqlDB.SetMaxOpenConns(10)
 		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
 	}
-	s.db = db
+	s.db, s.rdb = db, db
 	if err := migrate(ctx, db, list, s.now, log); err != nil {
 		sqlDB.Close()
-		return nil, err
+		return nil, openError(dsn, err)
+	}
+	// A database that cannot be written would start and then fail every
+	// write: refuse it now, with a message that says why.
+	if err := s.writable(ctx); err != nil {
+		sqlDB.Close()
+		return nil, openError(dsn, err)
+	}
+	if isSQLite && !sqliteMemory(dsn) {
+		if s.rdb, err = gorm.Open(sqlite.Open(sqliteReadDSN(dsn)), s.gormConfig(log)); err != nil {
+			sqlDB.Close()
+			return nil, openError(dsn, err)
+		}
+		readDB, err := s.rdb.DB()
+		if err != nil {
+			sqlDB.Close()
+			return nil, err
+		}
+		readDB.SetMaxOpenConns(readConns)
+		readDB.SetMaxIdleConns(readConns)
+		readDB.SetConnMaxIdleTime(5 * time.Minute)
 	}
 	return s, nil
+}
+
+// readConns is how many reads run at once on a SQLite file. Readers do not
+// block each other in WAL mode; a few cover a server of a couple of cores.
+const readConns = 4
+
+func (s *Store) gormConfig(log *slog.Logger) *gorm.Config {
+	return &gorm.Config{
+		Logger: quietLogger{logger.NewSlogLogger(log, logger.Config{
+			SlowThreshold:             slowQuery,
+			IgnoreRecordNotFoundError: true,
+			// Keep tokens' hashes, names and boards out of the logs.
+			ParameterizedQueries: true,
+			LogLevel:             logger.Warn,
+		})},
+		// Driver errors become gorm.ErrDuplicatedKey and friends, which
+		// the store maps to its own errors.
+		TranslateError: true,
+		// Every multi-statement write opens its own transaction.
+		SkipDefaultTransaction: true,
+		NowFunc:                func() time.Time { return s.now() },
+	}
+}
+
+// openError says in words why a database could not be opened: a
+// read-only database or one locked by another program is the operator's
+// to fix, and the message says how.
+func openError(dsn string, err error) error {
+	switch unavailable(err) {
+	case errReadOnlyKind:
+		return fmt.Errorf("%w: %s cannot be written (%s); insectscore needs to write the SQLite file and its directory, or a PostgreSQL primary",
+			ErrReadOnly, redact(dsn), driverCause(err))
+	case errBusyKind:
+		return fmt.Errorf("%w: %s is locked by another program or refuses connections (%s); try again when it is free",
+			ErrUnavailable, redact(dsn), driverCause(err))
+	}
+	if strings.HasPrefix(err.Error(), "models: ") {
+		return err
+	}
+	return fmt.Errorf("models: open %s: %w", redact(dsn), err)
+}
+
+// driverCause is the database's own words for err.
+func driverCause(err error) string {
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		return se.Error()
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Message
+	}
+	return err.Error()
+}
+
+// Ready reports whether the database answers and can be written: a read,
+// then a write in a transaction that is rolled back. It waits at most the
+// busy timeout for a write lock held elsewhere; then it is ErrUnavailable.
+func (s *Store) Ready(ctx context.Context) error {
+	if err := s.rdb.WithContext(ctx).Exec("SELECT 1").Error; err != nil {
+		return translate(err)
+	}
+	return s.writable(ctx)
+}
+
+// errProbe rolls back writable's transaction.
+var errProbe = errors.New("models: probe")
+
+// writable begins a write transaction and writes nothing in it: an update
+// of no row still needs the write lock on SQLite (BEGIN IMMEDIATE takes it)
+// and a writable transaction on PostgreSQL.
+func (s *Store) writable(ctx context.Context) error {
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Exec("UPDATE schema_migrations SET name = name WHERE id < 0").Error; err != nil {
+			return err
+		}
+		return errProbe
+	})
+	if errors.Is(err, errProbe) {
+		return nil
+	}
+	return translate(err)
 }
 
 // Close releases the database. With SQLite it also checkpoints the WAL into
 // the main file.
 func (s *Store) Close() error {
+	if s.rdb != s.db {
+		if readDB, err := s.rdb.DB(); err == nil {
+			readDB.Close()
+		}
+	}
 	sqlDB, err := s.db.DB()
 	if err != nil {
 		return err
@@ -165,7 +278,8 @@ func isPostgres(dsn string) bool {
 
 // sqliteDSN adds the connection pragmas to a SQLite path. They live in the
 // DSN rather than in one-off PRAGMA statements so that go-sqlite3 applies
-// them to every connection it opens, including a reconnect.
+// them to every connection it opens, including a reconnect. A path may
+// carry its own _busy_timeout (milliseconds), which then replaces ours.
 func sqliteDSN(dsn string) (string, error) {
 	if dsn == "" {
 		return "", errors.New("models: empty database path")
@@ -179,10 +293,6 @@ func sqliteDSN(dsn string) (string, error) {
 		}
 	}
 	pragmas := []string{
-		// Wait up to 5 s for a lock held by another process (a backup, a
-		// CLI subcommand) instead of failing; go-sqlite3 sets it before
-		// any other pragma, so the others can wait too.
-		"_busy_timeout=5000",
 		// WAL: readers and the writer do not block each other, and a
 		// commit is one append instead of a rewrite of the journal.
 		"_journal_mode=WAL",
@@ -194,14 +304,44 @@ func sqliteDSN(dsn string) (string, error) {
 		"_synchronous=NORMAL",
 		// BEGIN IMMEDIATE takes the write lock up front, so a transaction
 		// that reads and then writes never fails mid-way with SQLITE_BUSY,
-		// which busy_timeout cannot retry.
+		// which busy_timeout cannot retry. Reads go through a pool of
+		// their own (sqliteReadDSN) and never take it.
 		"_txlock=immediate",
 	}
+	return withParams(dsn, append(busyTimeout(dsn), pragmas...)), nil
+}
+
+// sqliteReadDSN is the DSN of the read pool: deferred transactions, which
+// in WAL mode read a snapshot without the write lock, and query_only, so
+// a write sent there by mistake fails instead of taking the lock.
+func sqliteReadDSN(dsn string) string {
+	return withParams(dsn, append(busyTimeout(dsn), "_txlock=deferred", "_query_only=true"))
+}
+
+// busyTimeout is the busy_timeout pragma unless the DSN sets its own: wait
+// up to 5 s for a lock held by another process (a backup, a CLI
+// subcommand) before the request answers 503. go-sqlite3 sets it before
+// any other pragma, so the others can wait too.
+func busyTimeout(dsn string) []string {
+	if _, query, _ := strings.Cut(dsn, "?"); strings.Contains("&"+query, "&_busy_timeout=") || strings.Contains("&"+query, "&_timeout=") {
+		return nil
+	}
+	return []string{"_busy_timeout=5000"}
+}
+
+func withParams(dsn string, params []string) string {
 	sep := "?"
 	if strings.Contains(dsn, "?") {
 		sep = "&"
 	}
-	return dsn + sep + strings.Join(pragmas, "&"), nil
+	return dsn + sep + strings.Join(params, "&")
+}
+
+// sqliteMemory reports whether dsn is an in-memory database, which exists
+// only on its one connection: it has no read pool.
+func sqliteMemory(dsn string) bool {
+	path, query, _ := strings.Cut(dsn, "?")
+	return path == ":memory:" || strings.HasPrefix(path, "file::memory:") || strings.Contains("&"+query, "&mode=memory")
 }
 
 // redact drops a PostgreSQL password from a DSN before it reaches a log or
@@ -264,18 +404,68 @@ func (s *Store) read(ctx context.Context, fn func(tx *gorm.DB) error) error {
 	if s.isPostgres() {
 		opts = &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}
 	}
-	return translate(s.db.WithContext(ctx).Transaction(fn, opts))
+	return translate(s.rdb.WithContext(ctx).Transaction(fn, opts))
 }
 
-// translate turns GORM's errors into the store's own.
+// translate turns GORM's and the drivers' errors into the store's own.
 func translate(err error) error {
 	switch {
 	case err == nil:
 		return nil
+	case errors.Is(err, ErrUnavailable):
+		return err
 	case errors.Is(err, gorm.ErrRecordNotFound):
 		return ErrNotFound
 	case errors.Is(err, gorm.ErrDuplicatedKey):
 		return ErrConflict
 	}
+	switch unavailable(err) {
+	case errReadOnlyKind:
+		return fmt.Errorf("%w: %w: %w", ErrUnavailable, ErrReadOnly, err)
+	case errBusyKind:
+		return fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
 	return err
+}
+
+type unavailableKind int
+
+const (
+	errOtherKind unavailableKind = iota
+	errBusyKind
+	errReadOnlyKind
+)
+
+// unavailable sorts the driver errors that mean "not now" from the rest:
+// a lock held elsewhere past the busy timeout, a read-only database, a
+// PostgreSQL that refuses connections or is shutting down.
+func unavailable(err error) unavailableKind {
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		switch se.Code {
+		case sqlite3.ErrReadonly:
+			return errReadOnlyKind
+		case sqlite3.ErrBusy, sqlite3.ErrLocked:
+			return errBusyKind
+		}
+		return errOtherKind
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		switch {
+		case pe.Code == "25006": // read_only_sql_transaction: a standby
+			return errReadOnlyKind
+		case pe.Code == "55P03", // lock_not_available
+			pe.Code == "57P01", pe.Code == "57P02", pe.Code == "57P03", // shutting down, starting up
+			strings.HasPrefix(pe.Code, "08"), // connection exception
+			strings.HasPrefix(pe.Code, "53"): // insufficient resources: too many connections, disk full
+			return errBusyKind
+		}
+		return errOtherKind
+	}
+	var ce *pgconn.ConnectError
+	if errors.As(err, &ce) {
+		return errBusyKind
+	}
+	return errOtherKind
 }

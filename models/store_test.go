@@ -161,6 +161,7 @@ func TestSQLiteDSN(t *testing.T) {
 		{"path", filepath.Join(dir, "a.db"), filepath.Join(dir, "a.db") + "?_busy_timeout=5000&"},
 		{"memory", ":memory:", ":memory:?_busy_timeout=5000&"},
 		{"own parameters", filepath.Join(dir, "b.db") + "?_cache_size=-2000", filepath.Join(dir, "b.db") + "?_cache_size=-2000&_busy_timeout=5000&"},
+		{"own busy timeout", filepath.Join(dir, "c.db") + "?_busy_timeout=100", filepath.Join(dir, "c.db") + "?_busy_timeout=100&_journal_mode=WAL&"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

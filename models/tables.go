@@ -335,7 +335,7 @@ func (s *Store) ClaimSeat(ctx context.Context, code string, seat int) (seatToken
 func (s *Store) Authorize(ctx context.Context, code, token string) (Role, error) {
 	none := Role{Seat: -1}
 	var row tableRow
-	err := s.db.WithContext(ctx).Select("id", "host_token_hash").Where("code = ?", normalizeCode(code)).Take(&row).Error
+	err := s.rdb.WithContext(ctx).Select("id", "host_token_hash").Where("code = ?", normalizeCode(code)).Take(&row).Error
 	if err != nil {
 		return none, translate(err)
 	}
@@ -346,7 +346,7 @@ func (s *Store) Authorize(ctx context.Context, code, token string) (Role, error)
 		return Role{Host: true, Seat: -1}, nil
 	}
 	var seats []seatRow
-	err = s.db.WithContext(ctx).Select("seat", "token_hash").Where("table_id = ? AND token_hash IS NOT NULL", row.ID).Find(&seats).Error
+	err = s.rdb.WithContext(ctx).Select("seat", "token_hash").Where("table_id = ? AND token_hash IS NOT NULL", row.ID).Find(&seats).Error
 	if err != nil {
 		return none, translate(err)
 	}

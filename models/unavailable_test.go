@@ -1,0 +1,182 @@
+package models
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"insectscore/models/pgtest"
+)
+
+// holdWriteLock takes SQLite's write lock on the file at path from a
+// connection of its own, as sqlite3 or another insectscore would, until
+// the test ends or release is called.
+func holdWriteLock(t *testing.T, path string) (release func()) {
+	t.Helper()
+	db, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(ctx, "UPDATE groups SET name = name"); err != nil {
+		t.Fatal(err)
+	}
+	done := false
+	release = func() {
+		if !done {
+			done = true
+			conn.ExecContext(ctx, "ROLLBACK")
+			conn.Close()
+			db.Close()
+		}
+	}
+	t.Cleanup(release)
+	return release
+}
+
+// TestLockedDatabase: while another connection holds SQLite's write lock,
+// reads answer at once, and writes and Ready give up after the busy timeout
+// with ErrUnavailable, not a driver error. Once the lock is gone, writes
+// work again.
+func TestLockedDatabase(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "locked.db")
+	const busy = 300 * time.Millisecond
+	s := openStore(t, path+"?_busy_timeout=300")
+	tbl, _, err := s.CreateTable(ctx, NewTable{Game: "insectarium", Names: []string{"Ana", "Ben"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	logPlay(t, s, DefaultGroup, handHistory[0])
+	release := holdWriteLock(t, path)
+
+	reads := map[string]func() error{
+		"FindTableByCode": func() error { _, err := s.FindTableByCode(ctx, tbl.Code); return err },
+		"Authorize":       func() error { _, err := s.Authorize(ctx, tbl.Code, "nobody"); return err },
+		"FindGroup":       func() error { _, err := s.FindGroup(ctx, DefaultGroup); return err },
+		"ListPlays":       func() error { _, _, err := s.ListPlays(ctx, PlayFilter{Group: DefaultGroup}); return err },
+		"Leaderboard":     func() error { _, err := s.Leaderboard(ctx, DefaultGroup, "insecta"); return err },
+		"ExportGroup":     func() error { _, err := s.ExportGroup(ctx, DefaultGroup); return err },
+	}
+	for name, read := range reads {
+		t.Run("read "+name, func(t *testing.T) {
+			began := time.Now()
+			if err := read(); err != nil {
+				t.Fatalf("err = %v", err)
+			}
+			if took := time.Since(began); took > busy/2 {
+				t.Errorf("took %v: the read waited for the write lock", took)
+			}
+		})
+	}
+	writes := map[string]func() error{
+		"SaveBoard":   func() error { _, err := s.SaveBoard(ctx, tbl.Code, 0, json.RawMessage(`{}`), nil); return err },
+		"CreateGroup": func() error { _, err := s.CreateGroup(ctx, "Club"); return err },
+		"LogPlay":     func() error { lp, res := handHistory[1].logged(); _, err := s.LogPlay(ctx, DefaultGroup, lp, res); return err },
+		"Ready":       func() error { return s.Ready(ctx) },
+	}
+	for name, write := range writes {
+		t.Run("write "+name, func(t *testing.T) {
+			began := time.Now()
+			err := write()
+			took := time.Since(began)
+			if !errors.Is(err, ErrUnavailable) || errors.Is(err, ErrReadOnly) {
+				t.Fatalf("err = %v, want ErrUnavailable (locked, not read-only)", err)
+			}
+			if took < busy*8/10 || took > 10*busy {
+				t.Errorf("gave up after %v, want about the busy timeout of %v", took, busy)
+			}
+		})
+	}
+	release()
+	if err := s.Ready(ctx); err != nil {
+		t.Errorf("Ready after the lock went: %v", err)
+	}
+	if _, err := s.SaveBoard(ctx, tbl.Code, 0, json.RawMessage(`{}`), nil); err != nil {
+		t.Errorf("SaveBoard after the lock went: %v", err)
+	}
+}
+
+// TestReadOnlyDatabase: a database that cannot be written is refused at
+// Open with a message saying so. The tests run as root, whom file modes do
+// not stop, so SQLite is opened read-only by its URI; PostgreSQL by
+// making every transaction read-only, as on a standby.
+func TestReadOnlyDatabase(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ro.db")
+	openStore(t, path).Close()
+	dsns := map[string]string{"sqlite": "file:" + path + "?mode=ro"}
+	if os.Getuid() != 0 {
+		dir := filepath.Join(t.TempDir(), "ro")
+		openStore(t, filepath.Join(dir, "x.db")).Close()
+		os.Chmod(filepath.Join(dir, "x.db"), 0o444)
+		os.Chmod(dir, 0o555)
+		t.Cleanup(func() { os.Chmod(dir, 0o755) })
+		dsns["sqlite file mode"] = filepath.Join(dir, "x.db")
+	}
+	if base := os.Getenv("INSECTSCORE_TEST_POSTGRES"); base != "" {
+		dsn := pgtest.Schema(t, base)
+		openStore(t, dsn).Close()
+		dsns["postgres"] = withPGOption(t, dsn, "-c default_transaction_read_only=on")
+	}
+	for name, dsn := range dsns {
+		t.Run(name, func(t *testing.T) {
+			s, err := Open(context.Background(), dsn, nil)
+			if err == nil {
+				s.Close()
+				t.Fatal("Open = nil error, want the database refused")
+			}
+			if !errors.Is(err, ErrReadOnly) || !strings.Contains(err.Error(), "cannot be written") {
+				t.Errorf("Open: err = %v, want ErrReadOnly saying it cannot be written", err)
+			}
+		})
+	}
+}
+
+// TestPostgresLockTimeout: on PostgreSQL a lock_timeout is the busy
+// timeout; a write that waits past it for a row another session holds is
+// ErrUnavailable.
+func TestPostgresLockTimeout(t *testing.T) {
+	base := os.Getenv("INSECTSCORE_TEST_POSTGRES")
+	if base == "" {
+		t.Skip("INSECTSCORE_TEST_POSTGRES is not set")
+	}
+	dsn := pgtest.Schema(t, base)
+	holder := openStore(t, dsn)
+	s := openStore(t, withPGOption(t, dsn, "-c lock_timeout=300"))
+	tx := holder.db.Begin()
+	defer tx.Rollback()
+	if err := lockGroup(tx, DefaultGroup); err != nil {
+		t.Fatal(err)
+	}
+	lp, res := handHistory[0].logged()
+	if _, err := s.LogPlay(ctx, DefaultGroup, lp, res); !errors.Is(err, ErrUnavailable) {
+		t.Errorf("LogPlay while the group is locked: err = %v, want ErrUnavailable", err)
+	}
+	if _, _, err := s.ListPlays(ctx, PlayFilter{Group: DefaultGroup}); err != nil {
+		t.Errorf("ListPlays while the group is locked: %v", err)
+	}
+}
+
+func withPGOption(t *testing.T, dsn, option string) string {
+	t.Helper()
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("options", strings.TrimSpace(q.Get("options")+" "+option))
+	u.RawQuery = q.Encode()
+	return u.String()
+}
