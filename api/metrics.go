@@ -1,0 +1,131 @@
+package api
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"insectscore/models"
+)
+
+// Metrics are an app's Prometheus metrics, in a registry of their own (not
+// the process-wide default), so that every app, and every test, counts
+// apart. cmd/insectscore serves Handler on INSECTSCORE_METRICS_ADDR, a
+// listener of its own, so the numbers are never public by accident.
+type Metrics struct {
+	reg *prometheus.Registry
+	// requests and latency are by route pattern (/api/v1/tables/:code),
+	// never by path, so codes and group ids stay out and the series few.
+	requests *prometheus.CounterVec
+	latency  *prometheus.HistogramVec
+	streams  prometheus.Gauge
+	boards   prometheus.Counter
+	plays    *prometheus.CounterVec
+}
+
+// NewMetrics makes the metrics of one app; pass them in Config.Metrics.
+func NewMetrics() *Metrics {
+	m := &Metrics{
+		reg: prometheus.NewRegistry(),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "insectscore_http_requests_total",
+			Help: "Requests answered, by method, route pattern and status.",
+		}, []string{"method", "route", "status"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "insectscore_http_request_duration_seconds",
+			Help: "Time from a request's arrival to its answer, by method and route pattern; for an event stream or a CSV, until the answer starts.",
+			// 1 ms to 10 s: a score is a fraction of a millisecond, a
+			// request waiting on a busy database seconds.
+			Buckets: prometheus.ExponentialBucketsRange(0.001, 10, 14),
+		}, []string{"method", "route"}),
+		streams: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "insectscore_event_streams_open",
+			Help: "Live-update event streams open now.",
+		}),
+		boards: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "insectscore_board_writes_total",
+			Help: "Boards saved at tables (PUT .../board answered 200; replays of an Idempotency-Key not counted).",
+		}),
+		plays: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "insectscore_plays_recorded_total",
+			Help: `Plays recorded: source "table" when a table is finished, "logged" when entered afterwards (replays not counted; imports not counted).`,
+		}, []string{"source"}),
+	}
+	m.reg.MustRegister(m.requests, m.latency, m.streams, m.boards, m.plays,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	// Series that exist before their first event, so a rate is 0, not
+	// missing.
+	m.plays.WithLabelValues("table")
+	m.plays.WithLabelValues("logged")
+	return m
+}
+
+// Handler serves the metrics in Prometheus' text format.
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
+}
+
+// watchStore adds the database's connection pool to the metrics.
+func (m *Metrics) watchStore(store *models.Store) error {
+	return m.reg.Register(poolCollector{store})
+}
+
+// countedWrites are the answers that mean a board or a play was written:
+// "METHOD route pattern" and the status of success.
+var countedWrites = map[string]struct {
+	status int
+	count  func(m *Metrics)
+}{
+	"PUT /api/v1/tables/:code/seats/:seat/board": {200, func(m *Metrics) { m.boards.Inc() }},
+	"POST /api/v1/tables/:code/finish":           {200, func(m *Metrics) { m.plays.WithLabelValues("table").Inc() }},
+	"POST /api/v1/plays":                         {201, func(m *Metrics) { m.plays.WithLabelValues("logged").Inc() }},
+}
+
+// observe counts one answered request.
+func (m *Metrics) observe(method, route string, status int, took time.Duration, replayed bool) {
+	m.requests.WithLabelValues(method, route, strconv.Itoa(status)).Inc()
+	m.latency.WithLabelValues(method, route).Observe(took.Seconds())
+	if w, ok := countedWrites[method+" "+route]; ok && w.status == status && !replayed {
+		w.count(m)
+	}
+}
+
+// poolCollector reports the database's connection pools at each scrape,
+// by pool: "write", and "read" where reads have their own (a SQLite file).
+// The wait is the honest measure of a busy database: on SQLite every write
+// runs on the one writer connection, so the write pool's wait is the time
+// requests spent queued behind other requests' writes (a long import, a
+// rebuild). Time SQLite itself waits for a lock held by another process
+// (busy_timeout) is inside the statements and not part of it.
+type poolCollector struct{ store *models.Store }
+
+var (
+	poolWaitSeconds = prometheus.NewDesc("insectscore_db_wait_seconds_total",
+		"Total time requests waited for a database connection, by pool.", []string{"pool"}, nil)
+	poolWaits = prometheus.NewDesc("insectscore_db_waits_total",
+		"Times a request had to wait for a database connection, by pool.", []string{"pool"}, nil)
+	poolInUse = prometheus.NewDesc("insectscore_db_connections_in_use",
+		"Database connections in use now, by pool.", []string{"pool"}, nil)
+	poolOpen = prometheus.NewDesc("insectscore_db_connections_open",
+		"Database connections open now, in use or idle, by pool.", []string{"pool"}, nil)
+)
+
+func (poolCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- poolWaitSeconds
+	ch <- poolWaits
+	ch <- poolInUse
+	ch <- poolOpen
+}
+
+func (p poolCollector) Collect(ch chan<- prometheus.Metric) {
+	for pool, st := range p.store.PoolStats() {
+		ch <- prometheus.MustNewConstMetric(poolWaitSeconds, prometheus.CounterValue, st.WaitDuration.Seconds(), pool)
+		ch <- prometheus.MustNewConstMetric(poolWaits, prometheus.CounterValue, float64(st.WaitCount), pool)
+		ch <- prometheus.MustNewConstMetric(poolInUse, prometheus.GaugeValue, float64(st.InUse), pool)
+		ch <- prometheus.MustNewConstMetric(poolOpen, prometheus.GaugeValue, float64(st.OpenConnections), pool)
+	}
+}
