@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -64,6 +65,9 @@ func newTestAppWith(t testing.TB, cfg Config) (*fiber.App, *models.Store) {
 	}
 	if cfg.LANAddr == nil {
 		cfg.LANAddr = func() string { return "192.168.1.23" }
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler) // every request is logged at info
 	}
 	app, err := New(cfg)
 	if err != nil {
@@ -239,13 +243,22 @@ func checkOpenAPI(t testing.TB, method, path string, r response) {
 		t.Fatalf("openapi.json documents no %s %s", method, tmpl)
 	}
 	status := strconv.Itoa(r.status)
-	if _, ok := op.(map[string]any)["responses"].(map[string]any)[status]; !ok {
+	documented, ok := op.(map[string]any)["responses"].(map[string]any)[status].(map[string]any)
+	if !ok {
 		t.Fatalf("openapi.json documents no %s response for %s %s (body %s)", status, method, tmpl, r.body)
 	}
 	ctype, _, _ := strings.Cut(r.header.Get("Content-Type"), ";")
 	esc := strings.NewReplacer("~", "~0", "/", "~1")
 	loc := "openapi.json#/paths/" + esc.Replace(tmpl) + "/" + strings.ToLower(method) + "/responses/" + status
-	contents, _ := op.(map[string]any)["responses"].(map[string]any)[status].(map[string]any)["content"].(map[string]any)
+	if ref, ok := documented["$ref"].(string); ok {
+		// A shared response: #/components/responses/<name>.
+		name, ok := strings.CutPrefix(ref, "#/components/responses/")
+		if documented, ok = specDoc["components"].(map[string]any)["responses"].(map[string]any)[name].(map[string]any); !ok {
+			t.Fatalf("openapi.json: %s %s %s refers to %s, which it lacks", method, tmpl, status, ref)
+		}
+		loc = "openapi.json#/components/responses/" + esc.Replace(name)
+	}
+	contents, _ := documented["content"].(map[string]any)
 	if len(contents) == 0 {
 		return
 	}

@@ -55,16 +55,34 @@ type Config struct {
 	// IdempotencyTTL is how long an Idempotency-Key and its answer are
 	// kept; zero means 24 hours.
 	IdempotencyTTL time.Duration
+	// MaxStreamsPerClient caps the event streams one client address may
+	// hold open; zero means 64.
+	MaxStreamsPerClient int
+	// MaxStreams caps the event streams open at once; zero means 10,000.
+	MaxStreams int
+	// Metrics receives the app's Prometheus metrics; nil means metrics of
+	// the app's own that nobody reads.
+	Metrics *Metrics
 }
 
 // server holds what the handlers share.
 type server struct {
-	cfg     Config
-	log     *slog.Logger
-	assets  *assets
-	store   *models.Store
-	broker  Broker
-	limiter fiber.Handler
+	cfg    Config
+	log    *slog.Logger
+	assets *assets
+	store  *models.Store
+	broker Broker
+	// proxies are the trusted reverse proxies; baseOrigin is the origin
+	// of Config.BaseURL, if set.
+	proxies    proxyList
+	baseOrigin string
+	// guesses counts failed lookups per client address.
+	guesses *missLimit
+	// streams caps open event streams.
+	streams *streamCaps
+	metrics *Metrics
+	// routeOf names the route of a request for the log and the metrics.
+	routeOf *routeTable
 	// createLimit bounds creations per client address.
 	createLimit fiber.Handler
 	// lastPurge is when expired idempotency keys were last deleted.
@@ -89,44 +107,56 @@ func New(cfg Config) (*fiber.App, error) {
 	if cfg.IdempotencyTTL <= 0 {
 		cfg.IdempotencyTTL = defaultIdempotencyTTL
 	}
+	if cfg.Metrics == nil {
+		cfg.Metrics = NewMetrics()
+	}
 	a, err := loadAssets()
 	if err != nil {
 		return nil, err
 	}
-	s := &server{cfg: cfg, log: cfg.Logger, assets: a, store: cfg.Store, broker: cfg.Broker}
+	proxies, err := parseProxies(cfg.TrustedProxies)
+	if err != nil {
+		return nil, err
+	}
+	s := &server{cfg: cfg, log: cfg.Logger, assets: a, store: cfg.Store, broker: cfg.Broker, proxies: proxies, metrics: cfg.Metrics,
+		guesses: newMissLimit(guessesPerMinute, guessWindow, cfg.Now),
+		streams: newStreamCaps(cfg.MaxStreamsPerClient, cfg.MaxStreams, func(d int) { cfg.Metrics.streams.Add(float64(d)) })}
+	if cfg.BaseURL != "" {
+		if s.baseOrigin, _ = normalOrigin(cfg.BaseURL); s.baseOrigin == "" {
+			return nil, errors.New("api: Config.BaseURL must be an http or https URL")
+		}
+	}
+	if err := cfg.Metrics.watchStore(cfg.Store); err != nil {
+		return nil, err
+	}
 	if b, ok := cfg.Broker.(sourcedBroker); ok {
 		// Changes made on another replica reach this one as a code: the
 		// table's event is rebuilt here.
 		b.SetSource(s.tableEvent)
 	}
-	s.limiter = limiter.New(limiter.Config{
-		Max:                    30,
-		Expiration:             time.Minute,
-		SkipSuccessfulRequests: true,
-		LimitReached: func(c *fiber.Ctx) error {
-			return errorf(fiber.StatusTooManyRequests, "too many failed attempts: wait a minute and check the table code or the group link")
-		},
-	})
 	s.createLimit = limiter.New(limiter.Config{
-		Max:        createsPerMinute,
-		Expiration: time.Minute,
+		Max:          createsPerMinute,
+		Expiration:   time.Minute,
+		KeyGenerator: s.clientIP,
 		LimitReached: func(c *fiber.Ctx) error {
 			return errorf(fiber.StatusTooManyRequests, "that is a lot of new tables and groups at once: wait a minute")
 		},
 	})
 	app := fiber.New(fiber.Config{
 		AppName: "insectscore",
-		// Behind trusted proxies, rate limits and join links use the
-		// client's address and the public origin the proxy names; from
-		// anyone else X-Forwarded-* is ignored (Fiber trusts it otherwise).
+		// Behind trusted proxies, join links and the same-origin check
+		// use the public origin the proxy names; from anyone else
+		// X-Forwarded-* is ignored (Fiber trusts it otherwise). The
+		// client's address is clientIP's, not Fiber's c.IP().
 		EnableTrustedProxyCheck: true,
 		TrustedProxies:          cfg.TrustedProxies,
-		ProxyHeader:             proxyHeader(cfg.TrustedProxies),
-		EnableIPValidation:      true,
 		BodyLimit:               ImportBodyLimit,
-		ReadTimeout:             15 * time.Second,
-		IdleTimeout:             120 * time.Second,
-		DisableStartupMessage:   true,
+		// Nothing here takes a form: a multipart body is refused as not
+		// JSON (415) rather than parsed, spilling to disk, by fasthttp.
+		DisablePreParseMultipartForm: true,
+		ReadTimeout:                  15 * time.Second,
+		IdleTimeout:                  120 * time.Second,
+		DisableStartupMessage:        true,
 		// Strings from a request (params, headers, body) are copied, not
 		// slices of buffers Fiber reuses for the next request: event streams
 		// and the broker keep them long after the handler returns.
@@ -135,9 +165,12 @@ func New(cfg Config) (*fiber.App, error) {
 	})
 	app.Use(recover.New())
 	app.Use(securityHeaders)
+	app.Use(s.observe)
 	app.Use(plainBodies)
-	app.Use(s.logRequests)
+	app.Use(s.sameOrigin)
+	app.Use(jsonBodies)
 	s.routes(app)
+	s.routeOf = newRouteTable(app.GetRoutes(true))
 	s.purgeExpired(context.Background())
 	return app, nil
 }
@@ -157,21 +190,6 @@ func securityHeaders(c *fiber.Ctx) error {
 	c.Set("Cross-Origin-Resource-Policy", "same-origin")
 	c.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
 	return c.Next()
-}
-
-// logRequests logs each request once it is answered.
-func (s *server) logRequests(c *fiber.Ctx) error {
-	start := s.cfg.Now()
-	err := c.Next()
-	if err != nil {
-		// Render now so the logged status is the one sent.
-		if herr := c.App().ErrorHandler(c, err); herr != nil {
-			return herr
-		}
-	}
-	s.log.Debug("request", "method", c.Method(), "path", c.Path(),
-		"status", c.Response().StatusCode(), "duration", s.cfg.Now().Sub(start))
-	return nil
 }
 
 // plainBodies refuses compressed request bodies: Fiber would inflate them
@@ -198,29 +216,3 @@ func limitBody(c *fiber.Ctx) error {
 // imports one client address may create a minute: far above a game night,
 // far below a script filling the database.
 const createsPerMinute = 60
-
-func proxyHeader(trusted []string) string {
-	if len(trusted) == 0 {
-		return ""
-	}
-	return fiber.HeaderXForwardedFor
-}
-
-// guessLimit slows down anyone guessing table codes: each client address
-// may get at most 30 failed answers (unknown code, bad request) a minute;
-// successful requests are not counted, so a real table is never throttled.
-// It must be followed by answerErrors, or it never sees a failure.
-func (s *server) guessLimit(c *fiber.Ctx) error {
-	return s.limiter(c)
-}
-
-// answerErrors renders a handler's error at once rather than when it
-// reaches the app's error handler, so that guessLimit, which runs before
-// it, reads the status actually sent: an error still on its way up leaves
-// the status at 200, and the limiter would count it as a success.
-func (s *server) answerErrors(c *fiber.Ctx) error {
-	if err := c.Next(); err != nil {
-		return c.App().ErrorHandler(c, err)
-	}
-	return nil
-}

@@ -49,8 +49,13 @@ const heartbeat = 15 * time.Second
 // event id is the table version; a client that resumes with Last-Event-ID
 // gets the current table at once only if it changed since. A change that
 // leaves the version alone, a seat's sync state, comes as another event
-// with the same id.
+// with the same id. Open streams are capped per client address and in
+// total (Config.MaxStreamsPerClient, MaxStreams): beyond, 429.
 func (s *server) tableEvents(c *fiber.Ctx) error {
+	release, err := s.streams.acquire(c, s.clientIP(c))
+	if err != nil {
+		return err
+	}
 	// Subscribe before reading the table, so a change saved in between is
 	// not lost; an event the stream has already covered is skipped below.
 	code := strings.ToUpper(c.Params("code"))
@@ -58,11 +63,13 @@ func (s *server) tableEvents(c *fiber.Ctx) error {
 	t, v, err := s.loadView(c.UserContext(), code)
 	if err != nil {
 		sub.Close()
+		release()
 		return err
 	}
 	first, err := json.Marshal(v)
 	if err != nil {
 		sub.Close()
+		release()
 		return err
 	}
 	last, err := strconv.Atoi(c.Get("Last-Event-ID"))
@@ -70,13 +77,13 @@ func (s *server) tableEvents(c *fiber.Ctx) error {
 		last = -1
 	}
 	c.Set(fiber.HeaderContentType, "text/event-stream")
-	c.Set(fiber.HeaderCacheControl, "no-cache")
 	c.Set("X-Accel-Buffering", "no")
 	every := s.cfg.Heartbeat
 	if every <= 0 {
 		every = heartbeat
 	}
 	c.Context().SetBodyStreamWriter(fasthttp.StreamWriter(func(w *bufio.Writer) {
+		defer release()
 		defer sub.Close()
 		fmt.Fprintf(w, "retry: 2000\n\n")
 		if t.Version > last {

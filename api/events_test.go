@@ -118,7 +118,7 @@ func openEvents(t *testing.T, base, code, lastID string) <-chan sseBlock {
 		b, _ := io.ReadAll(resp.Body)
 		t.Fatalf("GET events: status %d: %s", resp.StatusCode, b)
 	}
-	for k, want := range map[string]string{"Content-Type": "text/event-stream", "Cache-Control": "no-cache"} {
+	for k, want := range map[string]string{"Content-Type": "text/event-stream", "Cache-Control": "no-store"} {
 		if got := resp.Header.Get(k); got != want {
 			t.Errorf("events %s = %q, want %q", k, got, want)
 		}
@@ -370,6 +370,7 @@ func TestEventsChangeWhileOpening(t *testing.T) {
 		// This runs in the server: report the status rather than fail here.
 		req, _ := http.NewRequest("PUT", base+boardPath(ct.Code, 0), strings.NewReader(`{"track": 7}`))
 		req.Header.Set("Authorization", "Bearer "+ct.HostToken)
+		req.Header.Set("Content-Type", "application/json")
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			slipped <- 0

@@ -6,6 +6,12 @@ import (
 	"insectscore/scoring"
 )
 
+// publicAnswer is the Cache-Control of the answers that hold nothing of
+// anyone's (the games and their specs, the OpenAPI document): they may be
+// kept, and are checked again before use, as they change with a release.
+// Every other API answer is no-store (see noStore).
+const publicAnswer = "no-cache"
+
 // health answers GET /healthz.
 func (s *server) health(c *fiber.Ctx) error {
 	return c.JSON(fiber.Map{"status": "ok"})
@@ -15,6 +21,7 @@ func (s *server) health(c *fiber.Ctx) error {
 // (cmd/insectscore-engine) answers the three game routes with the same
 // scoring functions, so the two agree byte for byte.
 func (s *server) listGames(c *fiber.Ctx) error {
+	c.Set(fiber.HeaderCacheControl, publicAnswer)
 	return c.JSON(scoring.GameList())
 }
 
@@ -24,6 +31,7 @@ func (s *server) getGame(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	c.Set(fiber.HeaderCacheControl, publicAnswer)
 	return c.JSON(g.Spec())
 }
 

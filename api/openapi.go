@@ -15,5 +15,6 @@ var openAPIDoc []byte
 // openAPI answers GET /api/openapi.json.
 func (s *server) openAPI(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+	c.Set(fiber.HeaderCacheControl, publicAnswer)
 	return c.Send(openAPIDoc)
 }

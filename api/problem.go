@@ -123,7 +123,7 @@ func errorHandler(log *slog.Logger) fiber.ErrorHandler {
 	return func(c *fiber.Ctx, err error) error {
 		p, known := toProblem(err)
 		if !known {
-			log.Error("request failed", "method", c.Method(), "path", c.Path(), "err", err)
+			log.Error("request failed", "method", c.Method(), "path", redactedPath(c), "err", err)
 		}
 		c.Set(fiber.HeaderContentType, "application/problem+json")
 		c.Status(p.Status)

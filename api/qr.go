@@ -118,7 +118,6 @@ func sendQRPNG(c *fiber.Ctx, text string) error {
 		return err
 	}
 	c.Set(fiber.HeaderContentType, "image/png")
-	c.Set(fiber.HeaderCacheControl, "private, max-age=3600")
 	return c.Send(png)
 }
 
@@ -129,7 +128,6 @@ func sendQRSVG(c *fiber.Ctx, text string) error {
 		return err
 	}
 	c.Set(fiber.HeaderContentType, "image/svg+xml")
-	c.Set(fiber.HeaderCacheControl, "private, max-age=3600")
 	return c.SendString(svg)
 }
 
