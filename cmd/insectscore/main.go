@@ -42,6 +42,11 @@ type config struct {
 	LogLevel string
 	// TrustedProxies is a comma-separated list of proxy IPs or CIDR ranges.
 	TrustedProxies string
+	// MetricsAddr is where /metrics is served; empty means nowhere.
+	MetricsAddr string
+	// MaxStreamsPerClient and MaxStreams cap open event streams; empty
+	// means the api package's defaults (64 and 10,000).
+	MaxStreamsPerClient, MaxStreams string
 }
 
 // env is what a command runs with.
@@ -124,6 +129,9 @@ func flags(name string, cfg *config, getenv func(string) string, stderr io.Write
 	if name == "serve" {
 		fs.StringVar(&cfg.Addr, "addr", env("INSECTSCORE_ADDR", ":8080"), "listen address (INSECTSCORE_ADDR)")
 		fs.StringVar(&cfg.TrustedProxies, "trusted-proxies", env("INSECTSCORE_TRUSTED_PROXIES", ""), "comma-separated IPs or CIDR ranges of reverse proxies whose X-Forwarded-* headers count (INSECTSCORE_TRUSTED_PROXIES)")
+		fs.StringVar(&cfg.MetricsAddr, "metrics-addr", env("INSECTSCORE_METRICS_ADDR", ""), "listen address of the Prometheus metrics at /metrics, e.g. 127.0.0.1:9090; off when empty (INSECTSCORE_METRICS_ADDR)")
+		fs.StringVar(&cfg.MaxStreamsPerClient, "max-streams-per-client", env("INSECTSCORE_MAX_STREAMS_PER_CLIENT", ""), "live-update streams one client address may hold open (default 64) (INSECTSCORE_MAX_STREAMS_PER_CLIENT)")
+		fs.StringVar(&cfg.MaxStreams, "max-streams", env("INSECTSCORE_MAX_STREAMS", ""), "live-update streams open at once (default 10000) (INSECTSCORE_MAX_STREAMS)")
 	}
 	return fs
 }
@@ -349,9 +357,22 @@ func serve(e env) error {
 	if err != nil {
 		return err
 	}
-	app, err := api.New(api.Config{BaseURL: cfg.BaseURL, Logger: log, Store: store, Broker: broker, TrustedProxies: proxies})
+	perClient, total, err := streamCaps(cfg)
 	if err != nil {
 		return err
+	}
+	metrics := api.NewMetrics()
+	app, err := api.New(api.Config{BaseURL: cfg.BaseURL, Logger: log, Store: store, Broker: broker, TrustedProxies: proxies,
+		MaxStreamsPerClient: perClient, MaxStreams: total, Metrics: metrics})
+	if err != nil {
+		return err
+	}
+	if cfg.MetricsAddr != "" {
+		stopMetrics, err := serveMetrics(cfg.MetricsAddr, metrics, log)
+		if err != nil {
+			return err
+		}
+		defer stopMetrics()
 	}
 	// Bind first, so "listening" is only logged once it is true, with
 	// the port the system chose for :0.

@@ -68,6 +68,7 @@ func TestServeReplicasOnPostgres(t *testing.T) {
 	req, _ := http.NewRequest("PUT", urls[0]+"/api/v1/tables/"+created.Code+"/seats/0/board",
 		strings.NewReader(`{"hotel":"blue","floors":[{"species":"bee","guests":1}]}`))
 	req.Header.Set("Authorization", "Bearer "+created.HostToken)
+	req.Header.Set("Content-Type", "application/json")
 	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 200 {
 		t.Fatalf("PUT on replica 1: %v %v", resp, err)
 	}
