@@ -166,6 +166,7 @@ func New(cfg Config) (*fiber.App, error) {
 	app.Use(recover.New())
 	app.Use(securityHeaders)
 	app.Use(s.observe)
+	app.Use("/api", noStore)
 	app.Use(plainBodies)
 	app.Use(s.sameOrigin)
 	app.Use(jsonBodies)

@@ -7,7 +7,6 @@ import "github.com/gofiber/fiber/v2"
 // import route comes before limitBody, which holds every route after it
 // to BodyLimit.
 func (s *server) routes(app *fiber.App) {
-	app.Use("/api", noStore)
 	app.Use("/api", s.idempotent)
 	app.Post("/api/v1/groups/import", s.createLimit, s.importGroup)
 	app.Use(limitBody)
