@@ -11,15 +11,19 @@ import (
 	"strings"
 )
 
-// DecodeRequest decodes a whole request body into v strictly. No body or
-// malformed JSON is a 400 RequestError; well-formed JSON with unknown
-// fields or values of the wrong type is a ValidationError naming the field.
+// DecodeRequest decodes a whole request body into v strictly. No body,
+// malformed JSON or text that is not UTF-8 is a 400 RequestError;
+// well-formed JSON with unknown fields, values of the wrong type or a NUL
+// character in a string is a ValidationError naming the field.
 func DecodeRequest(body []byte, v any) error {
 	if len(body) == 0 {
 		return &RequestError{Status: 400, Detail: "the request needs a JSON body"}
 	}
 	if !json.Valid(body) {
 		return &RequestError{Status: 400, Detail: "the body is not valid JSON"}
+	}
+	if err := CheckText(body); err != nil {
+		return err
 	}
 	return DecodeStrict(body, "", v)
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 )
 
 // The live tracker follows an Insektenhotel game turn by turn. The physical
@@ -181,12 +180,9 @@ func newHotelState(setup HotelSetup) (*HotelState, error) {
 // the log and the messages use it.
 func hotelCheckSeatName(verr *ValidationError, base, name string, seen map[string]int, i int) {
 	name = strings.TrimSpace(name)
-	switch {
-	case name == "":
-		verr.Add(base+"/name", "every player needs a name")
-	case utf8.RuneCountInString(name) > MaxNameLength:
-		verr.Add(base+"/name", "a name can be at most %d characters", MaxNameLength)
-	default:
+	if msg := NameProblem(name); msg != "" {
+		verr.Add(base+"/name", "%s", msg)
+	} else {
 		if j, dup := seen[NameKey(name)]; dup {
 			verr.Add(base+"/name", "%q is already player %d; give each player their own name", name, j+1)
 		}

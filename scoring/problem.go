@@ -23,6 +23,9 @@ const ProblemTypeValidation = "/api/problems/validation"
 type RequestError struct {
 	Status int
 	Detail string
+	// Errors, when set, point at the part of the request that could not
+	// be read (text that is not UTF-8).
+	Errors []FieldError
 }
 
 func (e *RequestError) Error() string { return e.Detail }
@@ -58,7 +61,7 @@ func ProblemOf(err error) (Problem, bool) {
 	case errors.As(err, &verr):
 		return NewProblem(422, "some entries break the rules", verr.Errors), true
 	case errors.As(err, &rerr):
-		return NewProblem(rerr.Status, rerr.Detail, nil), true
+		return NewProblem(rerr.Status, rerr.Detail, rerr.Errors), true
 	}
 	return NewProblem(500, "internal error", nil), false
 }

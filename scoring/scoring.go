@@ -17,7 +17,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // Info names a game and its player counts.
@@ -321,12 +320,9 @@ func Score(g Game, req Request) (*Result, error) {
 	for i, p := range req.Players {
 		ptr := "/players/" + strconv.Itoa(i) + "/name"
 		name := strings.TrimSpace(p.Name)
-		switch {
-		case name == "":
-			verr.Add(ptr, "every player needs a name")
-		case utf8.RuneCountInString(name) > MaxNameLength:
-			verr.Add(ptr, "a name can be at most %d characters", MaxNameLength)
-		default:
+		if msg := NameProblem(name); msg != "" {
+			verr.Add(ptr, "%s", msg)
+		} else {
 			key := NameKey(name)
 			if j, dup := seen[key]; dup {
 				verr.Add(ptr, "%q is already player %d; give each player their own name", name, j+1)
@@ -372,8 +368,18 @@ func ScoreJSON(gameID string, body []byte) (*Result, error) {
 }
 
 // NameKey folds a player name for comparison: case-insensitive, with runs of
-// white space treated as one space and ends trimmed.
+// white space treated as one space, ends trimmed, and characters that show
+// nothing (zero-width spaces and joiners, format and control characters)
+// left out, so "A\u200bna" is "Ana". It is the one way names are matched:
+// at a table, in a play, and to a group's players. The server brings names
+// to Unicode NFC before it matches them.
 func NameKey(name string) string {
+	name = strings.Map(func(r rune) rune {
+		if invisible(r) {
+			return -1
+		}
+		return r
+	}, name)
 	return strings.ToLower(strings.Join(strings.Fields(name), " "))
 }
 

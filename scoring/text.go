@@ -1,0 +1,151 @@
+package scoring
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Text a request may hold: valid UTF-8 without the NUL character. Both
+// are errors a database reports only as its own failure (PostgreSQL
+// stores no NUL in text and no invalid UTF-8), and neither is anything a
+// person types, so they are refused where a request is read, each at its
+// place in the body.
+
+// CheckText refuses a JSON body holding invalid UTF-8 (a 400
+// RequestError) or a string with a NUL character, as a key or a value (a
+// 422 ValidationError); each error points at the value that holds it. A
+// body that is not JSON at all is left to the decoder to refuse.
+func CheckText(body []byte) error {
+	bad := -1
+	if !utf8.Valid(body) {
+		bad = firstInvalidUTF8(body)
+	}
+	if bad < 0 && !bytes.Contains(body, []byte(`\u0000`)) {
+		return nil
+	}
+	ptr, nul, ok := findBadText(body, bad)
+	switch {
+	case !ok:
+		return nil
+	case nul:
+		return &ValidationError{Errors: []FieldError{{Pointer: ptr, Detail: "text cannot hold the NUL character (\\u0000)"}}}
+	}
+	return &RequestError{Status: 400, Detail: "the body is not valid UTF-8 text",
+		Errors: []FieldError{{Pointer: ptr, Detail: "this text is not valid UTF-8"}}}
+}
+
+// firstInvalidUTF8 is the offset of the first byte of b that is not part
+// of a valid UTF-8 sequence, or -1.
+func firstInvalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return -1
+}
+
+// textFrame is an object or array open at a point of findBadText's walk.
+type textFrame struct {
+	array   bool
+	index   int
+	key     string
+	wantKey bool
+}
+
+// findBadText walks the JSON body token by token and returns the pointer
+// of the first string that holds the byte at offset bad, or a NUL (nul
+// then true). A key's pointer is its member's.
+func findBadText(body []byte, bad int) (pointer string, nul, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	var stack []*textFrame
+	path := func() string {
+		var b strings.Builder
+		for _, f := range stack {
+			b.WriteByte('/')
+			if f.array {
+				b.WriteString(strconv.Itoa(f.index))
+			} else {
+				b.WriteString(escapePointer(f.key))
+			}
+		}
+		return b.String()
+	}
+	valueDone := func() {
+		if n := len(stack); n > 0 && !stack[n-1].array {
+			stack[n-1].wantKey = true
+		}
+	}
+	for {
+		start := dec.InputOffset()
+		tok, err := dec.Token()
+		if err != nil {
+			return "", false, false
+		}
+		var top *textFrame
+		if n := len(stack); n > 0 {
+			top = stack[n-1]
+		}
+		isKey := top != nil && !top.array && top.wantKey
+		if top != nil && top.array && tok != json.Delim(']') {
+			top.index++
+		}
+		if s, isString := tok.(string); isString {
+			if isKey {
+				top.key, top.wantKey = s, false
+			}
+			holdsBad := bad >= int(start) && bad < int(dec.InputOffset())
+			if holdsBad || strings.IndexByte(s, 0) >= 0 {
+				return path(), !holdsBad, true
+			}
+			if !isKey {
+				valueDone()
+			}
+			continue
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, &textFrame{wantKey: true})
+		case json.Delim('['):
+			stack = append(stack, &textFrame{array: true, index: -1})
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+			valueDone()
+		default:
+			valueDone()
+		}
+	}
+}
+
+// invisible reports whether r shows nothing: control and format
+// characters (zero-width space and joiners, the byte order mark, direction
+// marks, the soft hyphen), variation selectors and the other characters
+// Unicode says to ignore when they cannot be shown (the Hangul fillers
+// among them). A name of such characters only is no name, and two names
+// that differ only by them are one name (NameKey). The tables are the
+// standard library's, so the engine in the browser stays small.
+func invisible(r rune) bool {
+	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)
+}
+
+// NameProblem says what is wrong with a player's name, or "": every name
+// needs something to show, and at most MaxNameLength characters. Score
+// asks it of every player; the server asks it of names at tables.
+func NameProblem(name string) string {
+	name = strings.TrimSpace(name)
+	switch {
+	case name == "":
+		return "every player needs a name"
+	case NameKey(name) == "":
+		return "a name needs a letter or a sign that shows; this one is only spaces or invisible characters"
+	case utf8.RuneCountInString(name) > MaxNameLength:
+		return "a name can be at most " + strconv.Itoa(MaxNameLength) + " characters"
+	}
+	return ""
+}
