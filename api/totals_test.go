@@ -2,7 +2,9 @@ package api
 
 import (
 	"bytes"
+	"database/sql"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -218,23 +220,65 @@ func standing(want map[string]totalsRecord) func(t *testing.T, r response) {
 }
 
 // TestResultsFromBeforeSources: plays recorded before results had sources
-// and entered (here imported from an export without them) are served as
-// recorded, and still match the OpenAPI document.
+// and entered are served as recorded, and still match the OpenAPI
+// document; an export written then is scored again when imported, and
+// gains them.
 func TestResultsFromBeforeSources(t *testing.T) {
-	app, _, _ := newHistoryApp(t)
+	path := filepath.Join(t.TempDir(), "insectscore.db")
+	app, store := openFileApp(t, path)
 	id := logTestPlay(t, app, "default", playBody("insectarium", time.Time{}, day(1, 21, 0), seat{"Ana", wildBoard(5)}, seat{"Ben", wildBoard(7)}))
 	var doc any
 	if err := json.Unmarshal(exportOf(t, app, "default"), &doc); err != nil {
 		t.Fatal(err)
 	}
-	dropped := dropKeys(doc, "sources", "entered")
-	if dropped == 0 {
+	if dropKeys(doc, "sources", "entered") == 0 {
 		t.Fatal("the export has no sources or entered to drop")
 	}
 	old, _ := json.Marshal(doc)
 	fresh := newHistoryAppOnly(t)
 	mustCall(t, fresh, "POST", "/api/v1/groups/import", string(old), nil, 201)
 	r := mustCall(t, fresh, "GET", "/api/v1/plays/"+id, "", nil, 200)
+	checkJSON(t, r.body, map[string]any{"/results/1/total": 7, "/standings/results/1/winner": true, "/standings/results/1/entered": "board",
+		"/results/1/breakdown/2": map[string]any{"key": "supply", "label": "Unused tokens", "points": 7,
+			"sources": []any{map[string]any{"pointer": "/supply", "points": 7}}}})
+
+	// The rows as a release before sources wrote them.
+	store.Close()
+	db, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	strip := func(table, column, where string) {
+		t.Helper()
+		rows, err := db.Query("SELECT rowid, " + column + " FROM " + table + " WHERE " + where)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts := map[int64]string{}
+		for rows.Next() {
+			var (
+				rowid int64
+				text  string
+			)
+			rows.Scan(&rowid, &text)
+			var v any
+			json.Unmarshal([]byte(text), &v)
+			dropKeys(v, "sources", "entered")
+			b, _ := json.Marshal(v)
+			texts[rowid] = string(b)
+		}
+		rows.Close()
+		for rowid, text := range texts {
+			if _, err := db.Exec("UPDATE "+table+" SET "+column+" = ? WHERE rowid = ?", text, rowid); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	strip("plays", "standings", "id = '"+id+"'")
+	strip("play_players", "breakdown", "play_id = '"+id+"'")
+	app, _ = openFileApp(t, path)
+	r = mustCall(t, app, "GET", "/api/v1/plays/"+id, "", nil, 200)
 	if bytes.Contains(r.body, []byte(`"sources"`)) || bytes.Contains(r.body, []byte(`"entered"`)) {
 		t.Errorf("a play recorded without sources gained some: %s", r.body)
 	}

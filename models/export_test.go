@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -12,30 +13,34 @@ import (
 
 // buildHistory gives group a history that uses every part of the format:
 // finished tables with boards and variants, logged plays, a rename, a
-// merge, an edit and a delete, and names that JSON could mangle.
+// merge, an edit and a delete, and names that JSON could mangle. Every
+// play is scored by the rules, as an import scores it again.
 func buildHistory(t *testing.T, s *Store, group string) {
 	t.Helper()
 	clock := t0
 	s.Now = func() time.Time { clock = clock.Add(17*time.Minute + 123456*time.Microsecond); return clock }
 	tbl, _, err := s.CreateTable(ctx, NewTable{Game: "insecta", Group: group, Names: []string{"Ana <&>", "Ben"},
-		Variants: map[string]int{"oneFragment": 1}, Boards: []json.RawMessage{json.RawMessage(`{"track": 3, "tiles": []}`), nil}})
+		Variants: map[string]int{"oneFragment": 1}, Boards: []json.RawMessage{
+			json.RawMessage(`{"totals": {"track": 3, "fragments": 1, "distinctInsects": 2}}`),
+			json.RawMessage(`{"totals": {"track": 30, "continents": 5}}`)}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	finish(t, s, tbl.Code)
-	tbl, _, _ = s.CreateTable(ctx, NewTable{Game: "insectarium", Group: group, Names: []string{"Zoë", "ana <&>", "Cleo"}})
-	finish(t, s, tbl.Code)
+	finishScored(t, s, tbl.Code)
+	tbl, _, _ = s.CreateTable(ctx, NewTable{Game: "insectarium", Group: group, Names: []string{"Zoë", "ana <&>", "Cleo"},
+		Boards: []json.RawMessage{sheet("insectarium", 20), sheet("insectarium", 31), sheet("insectarium", 20)}})
+	finishScored(t, s, tbl.Code)
 	for _, p := range handHistory {
-		logPlay(t, s, group, p)
+		logScoredPlay(t, s, group, p)
 	}
-	logPlay(t, s, group, hplay{"insectarium", 30 * time.Minute, []string{"Anna"}, []int{44}})
-	logPlay(t, s, group, hplay{"insektenhotel", 90 * time.Minute, []string{"Dan", "Cleo"}, []int{6, 2}})
-	gone := logPlay(t, s, group, hplay{"insecta", 5 * time.Hour, []string{"Ben", "Cleo"}, []int{1, 2}})
+	logScoredPlay(t, s, group, hplay{"insectarium", 30 * time.Minute, []string{"Anna"}, []int{44}})
+	logScoredPlay(t, s, group, hplay{"insektenhotel", 90 * time.Minute, []string{"Dan", "Cleo"}, []int{6, 2}})
+	gone := logScoredPlay(t, s, group, hplay{"insecta", 5 * time.Hour, []string{"Ben", "Cleo"}, []int{1, 2}})
 	if err := s.DeletePlay(ctx, group, gone); err != nil {
 		t.Fatal(err)
 	}
-	edited := logPlay(t, s, group, hplay{"insecta", 6 * time.Hour, []string{"Ben", "Cleo"}, []int{1, 2}})
-	lp, res := hplay{"insecta", 6 * time.Hour, []string{"Ben", "Cleo", "Dan"}, []int{9, 2, 4}}.logged()
+	edited := logScoredPlay(t, s, group, hplay{"insecta", 6 * time.Hour, []string{"Ben", "Cleo"}, []int{1, 2}})
+	lp, res := hplay{"insecta", 6 * time.Hour, []string{"Ben", "Cleo", "Dan"}, []int{9, 2, 4}}.scored(t)
 	if err := s.EditPlay(ctx, group, edited, lp, res); err != nil {
 		t.Fatal(err)
 	}
@@ -234,6 +239,11 @@ func TestExportFormat(t *testing.T) {
 	wantErr(t, "export of an unknown group", err, ErrNotFound)
 }
 
+// TestImportRefuses: a file that is not an export of this format, or whose
+// plays are impossible, is refused with the reason and, when it is one
+// place of the file, a pointer to it; a file that collides with groups
+// already here is a conflict that says with what. Nothing of a refused
+// file is kept.
 func TestImportRefuses(t *testing.T) {
 	src := openStore(t, backends()[0].dsn(t))
 	g, _ := src.CreateGroup(ctx, "Club")
@@ -248,38 +258,96 @@ func TestImportRefuses(t *testing.T) {
 		return marshal(t, f)
 	}
 	plays := func(f map[string]any) []any { return f["plays"].([]any) }
+	// Plays 0 and 1 are the first two Insecta plays of the file, wherever
+	// they are in it; P0 and P1 point at them.
+	var index []int
+	var whole map[string]any
+	json.Unmarshal(good, &whole)
+	for i, p := range plays(whole) {
+		if p.(map[string]any)["game"] == "insecta" && len(index) < 2 {
+			index = append(index, i)
+		}
+	}
+	P0, P1 := fmt.Sprintf("/plays/%d", index[0]), fmt.Sprintf("/plays/%d", index[1])
+	play := func(f map[string]any, i int) map[string]any { return plays(f)[index[i]].(map[string]any) }
 	firstPlayer := func(f map[string]any) map[string]any {
-		return plays(f)[0].(map[string]any)["players"].([]any)[0].(map[string]any)
+		return play(f, 0)["players"].([]any)[0].(map[string]any)
 	}
 	tests := []struct {
-		name string
-		data []byte
-		want string // in the message; "" for ErrConflict
+		name    string
+		data    []byte
+		want    string // in the message
+		pointer string // of the one error; "" for none
+		clash   bool   // a *ConflictError
 	}{
 		{"newer format", edit(func(f map[string]any) { f["formatVersion"] = 2 }),
-			"this file was written by a newer insectscore (format 2); this server reads format 1"},
-		{"not an export", []byte(`{"hello": "world"}`), "not an insectscore group export"},
-		{"not JSON", []byte(`insectscore`), "not an insectscore group export"},
-		{"no version", edit(func(f map[string]any) { delete(f, "formatVersion") }), "no valid format version"},
-		{"unknown field", edit(func(f map[string]any) { f["ratings"] = []int{} }), "does not read as format 1"},
-		{"unknown player", edit(func(f map[string]any) { firstPlayer(f)["playerId"] = "nobody" }), "not in the file's players"},
-		{"unknown game", edit(func(f map[string]any) { plays(f)[0].(map[string]any)["game"] = "chess" }), `does not know the game "chess"`},
-		{"bad group id", edit(func(f map[string]any) { f["group"].(map[string]any)["id"] = "../x" }), "group id"},
+			"this file was written by a newer insectscore (format 2); this server reads format 1", "", false},
+		{"not an export", []byte(`{"hello": "world"}`), "not an insectscore group export", "", false},
+		{"not JSON", []byte(`insectscore`), "not an insectscore group export", "", false},
+		{"no version", edit(func(f map[string]any) { delete(f, "formatVersion") }), "no valid format version", "", false},
+		{"unknown field", edit(func(f map[string]any) { f["ratings"] = []int{} }), "does not read as format 1", "/ratings", false},
+		{"unknown field of a player", edit(func(f map[string]any) { firstPlayer(f)["elo"] = 1 }), "not a field", P0 + "/players/0/elo", false},
+		{"unknown player", edit(func(f map[string]any) { firstPlayer(f)["playerId"] = "nobody" }), "not in the file's players", P0 + "/players/0/playerId", false},
+		{"unknown game", edit(func(f map[string]any) { play(f, 0)["game"] = "chess" }), `does not know the game "chess"`, P0 + "/game", false},
+		{"bad group id", edit(func(f map[string]any) { f["group"].(map[string]any)["id"] = "../x" }), "group id", "/group/id", false},
+		{"invisible group name", edit(func(f map[string]any) { f["group"].(map[string]any)["name"] = "\u200b" }), "name", "/group/name", false},
 		{"same name twice", edit(func(f map[string]any) {
 			ps := f["players"].([]any)
 			ps[1].(map[string]any)["name"] = strings.ToUpper(ps[0].(map[string]any)["name"].(string))
-		}), "same name"},
-		{"breakdown not an array", edit(func(f map[string]any) { firstPlayer(f)["breakdown"] = "x" }), "breakdown"},
-		{"group already here", good, ""},
-		{"players of another group", edit(func(f map[string]any) { f["group"].(map[string]any)["id"] = "othergroup" }), ""},
+		}), "same name", "/players/1/name", false},
+		{"same name but for a zero-width space", edit(func(f map[string]any) {
+			ps := f["players"].([]any)
+			name := ps[0].(map[string]any)["name"].(string)
+			ps[1].(map[string]any)["name"] = name[:1] + "\u200b" + name[1:]
+		}), "same name", "/players/1/name", false},
+		{"a NUL in a name", edit(func(f map[string]any) { f["players"].([]any)[0].(map[string]any)["name"] = "a\x00b" }), "not valid", "/players/0/name", false},
+		{"a NUL in a board", edit(func(f map[string]any) { firstPlayer(f)["board"] = map[string]any{"totals": map[string]any{"x\x00": 1}} }),
+			"NUL", P0 + "/players/0/board/totals/x\x00", false},
+		{"five players", edit(func(f map[string]any) {
+			ps := play(f, 0)["players"].([]any)
+			play(f, 0)["players"] = append(ps, ps[0], ps[1], ps[0])
+		}), "more than 4", P0 + "/players", false},
+		{"one player of Insecta", edit(func(f map[string]any) { play(f, 0)["players"] = play(f, 0)["players"].([]any)[:1] }),
+			"is played by 2 to 4 players, not 1", P0 + "/players", false},
+		{"a board that breaks the rules", edit(func(f map[string]any) {
+			firstPlayer(f)["board"] = map[string]any{"totals": map[string]any{"track": -5}}
+		}), "Scoring track can be 0 to 300, not -5", P0 + "/players/0/board/totals/track", false},
+		{"boards of a game not over", edit(func(f map[string]any) {
+			for _, p := range play(f, 1)["players"].([]any) {
+				p.(map[string]any)["board"] = nil
+			}
+		}), "do not make a finished game", P1 + "/players", false},
+		{"a variant the game has not", edit(func(f map[string]any) { play(f, 0)["variants"] = map[string]any{"turbo": 1} }),
+			"no variant", P0 + "/variants/turbo", false},
+		{"a start after the finish", edit(func(f map[string]any) { play(f, 0)["startedAt"] = "2030-01-01T00:00:00Z" }),
+			"cannot start after it finished", P0 + "/startedAt", false},
+		{"no finish", edit(func(f map[string]any) { delete(play(f, 0), "finishedAt") }), "the time it finished", P0 + "/finishedAt", false},
+		{"a seat out of order", edit(func(f map[string]any) { firstPlayer(f)["seat"] = 3 }), "has seat 3", P0 + "/players/0/seat", false},
+		{"a play id twice", edit(func(f map[string]any) { play(f, 1)["id"] = play(f, 0)["id"] }), "listed twice", P1 + "/id", false},
+		{"group already here", good, "already on this server with its own history", "", true},
+		{"players of another group", edit(func(f map[string]any) { f["group"].(map[string]any)["id"] = "othergroup" }),
+			"belongs to another group on this server", "", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := src.ImportGroup(ctx, tt.data)
-			if tt.want == "" {
-				wantErr(t, "ImportGroup", err, ErrConflict)
-			} else if !errors.Is(err, ErrBadImport) || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("ImportGroup: err = %v, want an ErrBadImport saying %q", err, tt.want)
+			if tt.clash {
+				var ce *ConflictError
+				if !errors.As(err, &ce) || !strings.Contains(ce.Reason, tt.want) {
+					t.Errorf("ImportGroup: err = %v, want a *ConflictError saying %q", err, tt.want)
+				}
+			} else {
+				var ie *ImportError
+				if !errors.As(err, &ie) || !strings.Contains(err.Error(), tt.want) {
+					t.Fatalf("ImportGroup: err = %v, want an *ImportError saying %q", err, tt.want)
+				}
+				var pointers []string
+				for _, fe := range ie.Errors {
+					pointers = append(pointers, fe.Pointer)
+				}
+				if want := []string{tt.pointer}; tt.pointer == "" && len(pointers) > 0 || tt.pointer != "" && !reflect.DeepEqual(pointers, want) {
+					t.Errorf("pointers %q, want %q", pointers, tt.pointer)
+				}
 			}
 			if _, err := src.FindGroup(ctx, "othergroup"); !errors.Is(err, ErrNotFound) {
 				t.Errorf("a refused import left its group: %v", err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -33,6 +32,10 @@ type groupRow struct {
 	ID        string
 	Name      string
 	CreatedAt time.Time
+	// ImportingUntil is set while an import writes the group's history:
+	// the group is hidden until it ends, and an import whose lease ran
+	// out was abandoned.
+	ImportingUntil *time.Time
 }
 
 func (groupRow) TableName() string { return "groups" }
@@ -61,23 +64,22 @@ func (s *Store) CreateGroup(ctx context.Context, name string) (*Group, error) {
 // FindGroup returns the group with the given id; ErrNotFound if there is
 // none, which is also what a mistyped invite gets.
 func (s *Store) FindGroup(ctx context.Context, id string) (*Group, error) {
+	if !validID(id) {
+		return nil, ErrNotFound
+	}
 	var row groupRow
 	if err := s.rdb.WithContext(ctx).Where("id = ?", id).Take(&row).Error; err != nil {
 		return nil, translate(err)
 	}
+	if row.ImportingUntil != nil {
+		return nil, ErrImporting
+	}
 	return row.group(), nil
 }
 
-// groupName trims a group's name and checks it.
+// groupName is a group's name as kept (trimmed, NFC), or ErrBadName.
 func groupName(name string) (string, error) {
-	name = strings.TrimSpace(name)
-	switch {
-	case name == "":
-		return "", errors.New("models: a group needs a name")
-	case len([]rune(name)) > MaxGroupNameLength:
-		return "", fmt.Errorf("models: a group name can be at most %d characters", MaxGroupNameLength)
-	}
-	return name, nil
+	return cleanName(name, MaxGroupNameLength)
 }
 
 // groupOrDefault is the group a caller means by id: none is the default.
@@ -94,23 +96,36 @@ func groupOrDefault(id string) string {
 // rating from the same starting point. On PostgreSQL it is FOR UPDATE;
 // SQLite's single writer serialises the transactions already.
 func lockGroup(tx *gorm.DB, id string) error {
-	var row groupRow
-	err := tx.Clauses(clause.Locking{Strength: clause.LockingStrengthUpdate}).Select("id").Where("id = ?", id).Take(&row).Error
-	if errors.Is(err, gorm.ErrRecordNotFound) {
+	if !validID(id) {
 		return fmt.Errorf("%w: no group %q", ErrNotFound, id)
+	}
+	var row groupRow
+	err := tx.Clauses(clause.Locking{Strength: clause.LockingStrengthUpdate}).Select("id", "importing_until").Where("id = ?", id).Take(&row).Error
+	switch {
+	case errors.Is(err, gorm.ErrRecordNotFound):
+		return fmt.Errorf("%w: no group %q", ErrNotFound, id)
+	case err == nil && row.ImportingUntil != nil:
+		return ErrImporting
 	}
 	return err
 }
 
-// groupExists returns ErrNotFound unless the group exists; reads check it
-// so that an unknown group is an error, not an empty history.
+// groupExists returns ErrNotFound unless the group exists, and
+// ErrImporting while it is being imported; reads check it so that an
+// unknown group is an error, not an empty history.
 func groupExists(tx *gorm.DB, id string) error {
-	var n int64
-	if err := tx.Model(&groupRow{}).Where("id = ?", id).Count(&n).Error; err != nil {
+	if !validID(id) {
+		return fmt.Errorf("%w: no group %q", ErrNotFound, id)
+	}
+	var rows []groupRow
+	if err := tx.Select("id", "importing_until").Where("id = ?", id).Limit(1).Find(&rows).Error; err != nil {
 		return err
 	}
-	if n == 0 {
+	switch {
+	case len(rows) == 0:
 		return fmt.Errorf("%w: no group %q", ErrNotFound, id)
+	case rows[0].ImportingUntil != nil:
+		return ErrImporting
 	}
 	return nil
 }

@@ -76,6 +76,66 @@ func (p hplay) logged() (LoggedPlay, *scoring.Result) {
 	return lp, scored(p.game, p.names, p.totals)
 }
 
+// sheet is a board entered as the game's totals sheet, worth total points
+// (guests, in Insektenhotel) in its first line.
+func sheet(game string, total int) json.RawMessage {
+	g, _ := scoring.Lookup(game)
+	return json.RawMessage(fmt.Sprintf(`{"totals": {%q: %d}}`, g.Spec().Totals[0].ID, total))
+}
+
+// scored is logged with totals sheets for boards, and the result the
+// rules give them: what an import scores again the same way.
+func (p hplay) scored(t *testing.T) (LoggedPlay, *scoring.Result) {
+	t.Helper()
+	lp := LoggedPlay{Game: p.game, StartedAt: t0.Add(p.at - 40*time.Minute), FinishedAt: t0.Add(p.at)}
+	req := scoring.Request{}
+	for i, n := range p.names {
+		lp.Players = append(lp.Players, LoggedPlayer{Name: n, Board: sheet(p.game, p.totals[i])})
+		req.Players = append(req.Players, scoring.PlayerInput{Name: n, Board: sheet(p.game, p.totals[i])})
+	}
+	g, _ := scoring.Lookup(p.game)
+	res, err := scoring.Score(g, req)
+	if err != nil {
+		t.Fatalf("score %+v: %v", p, err)
+	}
+	return lp, res
+}
+
+// logScoredPlay is logPlay with the play scored by the rules.
+func logScoredPlay(t *testing.T, s *Store, group string, p hplay) string {
+	t.Helper()
+	lp, res := p.scored(t)
+	id, err := s.LogPlay(ctx, group, lp, res)
+	if err != nil {
+		t.Fatalf("LogPlay %+v: %v", p, err)
+	}
+	return id
+}
+
+// finishScored finishes a table with the standings the rules give its
+// boards.
+func finishScored(t *testing.T, s *Store, code string) string {
+	t.Helper()
+	tbl, err := s.FindTableByCode(ctx, code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := scoring.Lookup(tbl.Game)
+	req := scoring.Request{Variants: tbl.Variants}
+	for _, st := range tbl.Seats {
+		req.Players = append(req.Players, scoring.PlayerInput{Name: st.Name, Board: st.Board})
+	}
+	res, err := scoring.Score(g, req)
+	if err != nil {
+		t.Fatalf("score table %s: %v", code, err)
+	}
+	id, err := s.FinishTable(ctx, code, tbl.Version, marshal(t, res))
+	if err != nil {
+		t.Fatalf("FinishTable: %v", err)
+	}
+	return id
+}
+
 func logPlay(t *testing.T, s *Store, group string, p hplay) string {
 	t.Helper()
 	lp, res := p.logged()
@@ -314,8 +374,8 @@ func TestGroups(t *testing.T) {
 		wantErr(t, "leaderboard of an unknown group", err, ErrNotFound)
 		_, _, err = s.ListPlays(ctx, PlayFilter{Group: "nosuchgroup"})
 		wantErr(t, "plays of an unknown group", err, ErrNotFound)
-		_, err = s.LogPlay(ctx, "nosuchgroup", LoggedPlay{Game: "insecta", FinishedAt: t0, Players: []LoggedPlayer{{Name: "Ana"}}},
-			scored("insecta", []string{"Ana"}, []int{1}))
+		_, err = s.LogPlay(ctx, "nosuchgroup", LoggedPlay{Game: "insectarium", FinishedAt: t0, Players: []LoggedPlayer{{Name: "Ana"}}},
+			scored("insectarium", []string{"Ana"}, []int{1}))
 		wantErr(t, "LogPlay to an unknown group", err, ErrNotFound)
 	})
 }

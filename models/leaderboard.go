@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -320,10 +321,11 @@ func rebuildGroup(tx *gorm.DB, group string) error {
 
 // RecomputeRatings rebuilds every leaderboard and rating history from the
 // plays, one group per transaction: for `insectscore recompute` after a
-// change to the rating model or a repair by hand.
+// change to the rating model or a repair by hand. A group being imported
+// is left to its import, which computes its aggregates itself.
 func (s *Store) RecomputeRatings(ctx context.Context) error {
 	var groups []string
-	if err := s.db.WithContext(ctx).Model(&groupRow{}).Order("id").Pluck("id", &groups).Error; err != nil {
+	if err := s.db.WithContext(ctx).Model(&groupRow{}).Where("importing_until IS NULL").Order("id").Pluck("id", &groups).Error; err != nil {
 		return translate(err)
 	}
 	for _, group := range groups {
@@ -333,7 +335,7 @@ func (s *Store) RecomputeRatings(ctx context.Context) error {
 			}
 			return rebuildGroup(tx, group)
 		})
-		if err != nil {
+		if err != nil && !errors.Is(err, ErrImporting) {
 			return translate(err)
 		}
 	}
@@ -397,6 +399,9 @@ func entryOf(st statsRow, name string) LeaderboardEntry {
 func (s *Store) PlayerStats(ctx context.Context, group, playerID string) (*PlayerStats, error) {
 	var out *PlayerStats
 	err := s.read(ctx, func(tx *gorm.DB) error {
+		if err := groupExists(tx, group); err != nil {
+			return err
+		}
 		p, err := findPlayer(tx, group, playerID)
 		if err != nil {
 			return err

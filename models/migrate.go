@@ -112,6 +112,54 @@ var migrations = []migration{
 		`ALTER TABLE seats ADD COLUMN unsent INTEGER NOT NULL DEFAULT 0 CHECK (unsent >= 0)`,
 		`ALTER TABLE seats ADD COLUMN unsent_since {{time}}`,
 	)},
+	{ID: 6, Name: "imports in batches", Up: execDDL(
+		// Set while an import writes a group's history, one short
+		// transaction at a time: the group is hidden until then. Each
+		// batch moves it on; one that has passed is an import abandoned.
+		`ALTER TABLE groups ADD COLUMN importing_until {{time}}`,
+		// A play whose start is unknown starts when it finishes; imports
+		// kept the zero time instead, which read as 2,000 years of play.
+		`UPDATE plays SET started_at = finished_at WHERE started_at < '1970-01-01'`,
+	)},
+	{ID: 7, Name: "names matched without invisible characters", Up: rekeyNames},
+}
+
+// rekeyNames is migration 7: names are matched by nameKey now, which also
+// brings them to NFC and leaves out characters that show nothing, so the
+// keys of existing players and seats are computed again. Where two names
+// of a group (or a table) would now have one key, both keep their old
+// ones: they stay two players, to be merged by hand if they are one
+// person. Like migration 3, it runs today's nameKey.
+func rekeyNames(tx *gorm.DB) error {
+	type named struct {
+		ID      string
+		Scope   string
+		Name    string
+		NameKey string
+	}
+	for _, t := range []struct{ table, scope string }{{"players", "group_id"}, {"seats", "table_id"}} {
+		var rows []named
+		err := tx.Raw("SELECT CAST(id AS TEXT) AS id, CAST(" + t.scope + " AS TEXT) AS scope, name, name_key FROM " + t.table + " ORDER BY id").
+			Scan(&rows).Error
+		if err != nil {
+			return err
+		}
+		taken := map[string]bool{}
+		for _, r := range rows {
+			taken[r.Scope+"\x00"+r.NameKey] = true
+		}
+		for _, r := range rows {
+			key := nameKey(r.Name)
+			if key == "" || key == r.NameKey || taken[r.Scope+"\x00"+key] {
+				continue
+			}
+			if err := tx.Exec("UPDATE "+t.table+" SET name_key = ? WHERE CAST(id AS TEXT) = ?", key, r.ID).Error; err != nil {
+				return err
+			}
+			taken[r.Scope+"\x00"+r.NameKey], taken[r.Scope+"\x00"+key] = false, true
+		}
+	}
+	return nil
 }
 
 // migrateHistory is migration 3: groups scope history, players are people

@@ -284,3 +284,52 @@ func TestMigrationIDsAreSequential(t *testing.T) {
 		t.Errorf("open with a gap in ids: err = %v, want one naming id 2", err)
 	}
 }
+
+// TestMigrationsUpgradeNamesAndStarts opens a database as the release
+// before invisible characters left it: player keys are computed again
+// where that merges no two players, so a name with a zero-width space
+// alone finds its player; and a play imported without its start gets an
+// unknown start, not the year 1.
+func TestMigrationsUpgradeNamesAndStarts(t *testing.T) {
+	eachBackend(t, func(t *testing.T, dsn string) {
+		old := openList(t, dsn, migrations[:5])
+		at := time.Date(2025, 9, 1, 19, 0, 0, 0, time.UTC)
+		players := []struct{ id, name, key string }{
+			{"pana", "Ana", "ana"},
+			{"pana2", "A\u200bna", "a\u200bna"}, // would be Ana's key: stays apart
+			{"pben", "Ben\u200b", "ben\u200b"},
+			{"pzoe", "Zoe\u0308", "zoe\u0308"},
+		}
+		for _, p := range players {
+			if err := old.db.Exec("INSERT INTO players (id, group_id, name, name_key, created_at) VALUES (?, 'default', ?, ?, ?)",
+				p.id, p.name, p.key, at).Error; err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := old.db.Exec(`INSERT INTO plays (id, group_id, game, variants, boards, standings, started_at, finished_at)
+			VALUES ('oldplay', 'default', 'insecta', '{}', '[]', '{}', ?, ?)`, time.Time{}, at).Error; err != nil {
+			t.Fatal(err)
+		}
+		old.Close()
+
+		s := openStore(t, dsn)
+		want := map[string]string{"pana": "ana", "pana2": "a\u200bna", "pben": "ben", "pzoe": "zoë"}
+		for id, key := range want {
+			var got string
+			if err := s.db.Raw("SELECT name_key FROM players WHERE id = ?", id).Scan(&got).Error; err != nil || got != key {
+				t.Errorf("key of %s = %+q, %v; want %+q", id, got, err, key)
+			}
+		}
+		p, err := s.FindPlay(ctx, DefaultGroup, "oldplay")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !p.StartedAt.Equal(at) || p.Duration() != 0 {
+			t.Errorf("started %v, lasted %v; want an unknown start", p.StartedAt, p.Duration())
+		}
+		logPlay(t, s, DefaultGroup, hplay{"insecta", time.Hour, []string{"Ben", "Zoë"}, []int{2, 1}})
+		if list, _ := s.ListPlayers(ctx, DefaultGroup); len(list) != len(players) {
+			t.Errorf("players after logging Ben and Zoë: %+v, want the %d there were", list, len(players))
+		}
+	})
+}

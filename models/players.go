@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -13,8 +12,8 @@ import (
 )
 
 // Player is a person within a group. Names typed at tables and in logged
-// plays are matched to players case- and space-insensitively
-// (scoring.NameKey), so "ana " and "Ana" are one player.
+// plays are matched to players regardless of case, spacing and invisible
+// characters (nameKey), so "ana " and "Ana" are one player.
 type Player struct {
 	ID        string
 	Group     string
@@ -94,12 +93,12 @@ func (s *Store) ListPlayers(ctx context.Context, group string) ([]Player, error)
 // group already has (however typed) is a *ConflictError naming that
 // player: the two are probably one person, to be merged instead.
 func (s *Store) RenamePlayer(ctx context.Context, group, id, name string) (*Player, error) {
-	name = strings.TrimSpace(name)
-	if err := checkPlayerName(name); err != nil {
+	name, err := cleanName(name, scoring.MaxNameLength)
+	if err != nil {
 		return nil, err
 	}
 	var out Player
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := lockGroup(tx, group); err != nil {
 			return err
 		}
@@ -107,7 +106,7 @@ func (s *Store) RenamePlayer(ctx context.Context, group, id, name string) (*Play
 		if err != nil {
 			return err
 		}
-		key := scoring.NameKey(name)
+		key := nameKey(name)
 		var other []playerRow
 		if err := tx.Where("group_id = ? AND name_key = ? AND id <> ?", group, key, id).Limit(1).Find(&other).Error; err != nil {
 			return err
@@ -187,6 +186,9 @@ func (s *Store) MergePlayers(ctx context.Context, group, fromID, intoID string) 
 // a player id is not a way into another group.
 func findPlayer(tx *gorm.DB, group, id string) (playerRow, error) {
 	var row playerRow
+	if !validID(id) {
+		return row, fmt.Errorf("%w: no player %q in this group", ErrNotFound, id)
+	}
 	err := tx.Where("id = ? AND group_id = ?", id, group).Take(&row).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return row, fmt.Errorf("%w: no player %q in this group", ErrNotFound, id)
@@ -194,25 +196,16 @@ func findPlayer(tx *gorm.DB, group, id string) (playerRow, error) {
 	return row, err
 }
 
-func checkPlayerName(name string) error {
-	switch {
-	case name == "":
-		return errors.New("models: a player needs a name")
-	case len([]rune(name)) > scoring.MaxNameLength:
-		return fmt.Errorf("models: a name can be at most %d characters", scoring.MaxNameLength)
-	}
-	return nil
-}
-
 // resolvePlayers returns the id of the group's player for each name,
 // creating the players not seen before. The caller holds the group lock.
 func (s *Store) resolvePlayers(tx *gorm.DB, group string, names []string, now time.Time) ([]string, error) {
 	keys := make([]string, len(names))
 	for i, name := range names {
-		keys[i] = scoring.NameKey(name)
-		if keys[i] == "" {
-			return nil, fmt.Errorf("models: player %d has no name", i)
+		clean, err := cleanName(name, scoring.MaxNameLength)
+		if err != nil {
+			return nil, fmt.Errorf("models: player %d: %w", i, err)
 		}
+		names[i], keys[i] = clean, nameKey(clean)
 	}
 	var rows []playerRow
 	if err := tx.Select("id", "name_key").Where("group_id = ? AND name_key IN ?", group, keys).Find(&rows).Error; err != nil {
@@ -232,7 +225,7 @@ func (s *Store) resolvePlayers(tx *gorm.DB, group string, names []string, now ti
 		if err != nil {
 			return nil, err
 		}
-		if err := tx.Create(&playerRow{ID: id, GroupID: group, Name: strings.TrimSpace(names[i]), NameKey: key, CreatedAt: now}).Error; err != nil {
+		if err := tx.Create(&playerRow{ID: id, GroupID: group, Name: names[i], NameKey: key, CreatedAt: now}).Error; err != nil {
 			return nil, err
 		}
 		byKey[key], ids[i] = id, id

@@ -227,6 +227,9 @@ func (s *Store) DeletePlay(ctx context.Context, group, id string) error {
 func (s *Store) FindPlay(ctx context.Context, group, id string) (*Play, error) {
 	var p *Play
 	err := s.read(ctx, func(tx *gorm.DB) error {
+		if err := groupExists(tx, group); err != nil {
+			return err
+		}
 		row, err := findPlayRow(tx, group, id)
 		if err != nil {
 			return err
@@ -303,6 +306,9 @@ func listPlays(tx *gorm.DB, f PlayFilter) ([]PlaySummary, string, error) {
 		q = q.Where("game = ?", f.Game)
 	}
 	if f.PlayerID != "" {
+		if !validID(f.PlayerID) {
+			return []PlaySummary{}, "", nil // no such player, no plays
+		}
 		q = q.Where("id IN (?)", tx.Model(&playPlayerRow{}).Select("play_id").Where("player_id = ?", f.PlayerID))
 	}
 	if f.Cursor != "" {
@@ -362,7 +368,7 @@ func decodeCursor(cursor string) (time.Time, string, error) {
 		return time.Time{}, "", ErrBadCursor
 	}
 	ts, id, ok := strings.Cut(string(raw), " ")
-	if !ok || id == "" {
+	if !ok || !validID(id) {
 		return time.Time{}, "", ErrBadCursor
 	}
 	at, err := time.Parse(time.RFC3339Nano, ts)
@@ -375,6 +381,9 @@ func decodeCursor(cursor string) (time.Time, string, error) {
 // findPlayRow returns the play if it belongs to group, else ErrNotFound.
 func findPlayRow(tx *gorm.DB, group, id string) (playRow, error) {
 	var row playRow
+	if !validID(id) {
+		return row, fmt.Errorf("%w: no play %q in this group", ErrNotFound, id)
+	}
 	err := tx.Where("id = ? AND group_id = ?", id, group).Take(&row).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return row, fmt.Errorf("%w: no play %q in this group", ErrNotFound, id)
@@ -386,9 +395,14 @@ func findPlayRow(tx *gorm.DB, group, id string) (playRow, error) {
 // for it and builds the play's row (without id and group) and entries.
 func loggedPlayRow(lp LoggedPlay, result *scoring.Result) (playRow, []entry, error) {
 	var row playRow
+	g, known := scoring.Lookup(lp.Game)
 	switch {
 	case result == nil:
 		return row, nil, errors.New("models: a logged play needs its scored result")
+	case !known:
+		return row, nil, fmt.Errorf("models: there is no game %q", lp.Game)
+	case len(lp.Players) < g.Spec().MinPlayers || len(lp.Players) > g.Spec().MaxPlayers:
+		return row, nil, fmt.Errorf("models: %s is played by %d to %d players, not %d", g.Spec().Name, g.Spec().MinPlayers, g.Spec().MaxPlayers, len(lp.Players))
 	case lp.Game == "" || (result.Game != "" && result.Game != lp.Game):
 		return row, nil, fmt.Errorf("models: play of %q scored as %q", lp.Game, result.Game)
 	case lp.FinishedAt.IsZero():
@@ -402,7 +416,11 @@ func loggedPlayRow(lp LoggedPlay, result *scoring.Result) (playRow, []entry, err
 		if err != nil {
 			return row, nil, fmt.Errorf("models: player %d: %w", i, err)
 		}
-		seats[i] = seatRow{Seat: i, Name: strings.TrimSpace(p.Name), Board: board}
+		name, err := cleanName(p.Name, scoring.MaxNameLength)
+		if err != nil {
+			return row, nil, fmt.Errorf("models: player %d: %w", i, err)
+		}
+		seats[i] = seatRow{Seat: i, Name: name, Board: board}
 	}
 	entries, err := matchResults(seats, result)
 	if err != nil {
@@ -442,10 +460,10 @@ func matchResults(seats []seatRow, result *scoring.Result) ([]entry, error) {
 	out := make([]entry, len(seats))
 	for i, st := range seats {
 		r := result.Results[i]
-		if scoring.NameKey(r.Name) != scoring.NameKey(st.Name) {
+		if nameKey(r.Name) != nameKey(st.Name) {
 			return nil, fmt.Errorf("models: result %d is %q's, not %q's", i, r.Name, st.Name)
 		}
-		out[i] = entry{name: strings.TrimSpace(st.Name), board: st.Board, result: r}
+		out[i] = entry{name: st.Name, board: st.Board, result: r}
 	}
 	return out, nil
 }

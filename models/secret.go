@@ -46,7 +46,13 @@ func newCode(r io.Reader) (string, error) {
 
 // normalizeCode makes a typed code match a stored one.
 func normalizeCode(code string) string {
-	return strings.ToUpper(strings.TrimSpace(code))
+	code = strings.ToUpper(strings.TrimSpace(code))
+	if len(code) != CodeLength || strings.Trim(code, CodeAlphabet) != "" {
+		// No table has such a code; "" finds none without sending the
+		// database text it might refuse (a NUL, invalid UTF-8).
+		return ""
+	}
+	return code
 }
 
 // newToken draws a bearer token: 32 random bytes, base64url without

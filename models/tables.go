@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -192,11 +191,11 @@ func (s *Store) CreateTable(ctx context.Context, nt NewTable) (table *Table, hos
 			return err
 		}
 		for i, name := range nt.Names {
-			name = strings.TrimSpace(name)
-			if name == "" {
-				return fmt.Errorf("models: seat %d has no name", i)
+			name, err := cleanName(name, scoring.MaxNameLength)
+			if err != nil {
+				return fmt.Errorf("models: seat %d: %w", i, err)
 			}
-			seat := seatRow{TableID: row.ID, Seat: i, Name: name, NameKey: scoring.NameKey(name), Board: boards[i], UpdatedAt: now}
+			seat := seatRow{TableID: row.ID, Seat: i, Name: name, NameKey: nameKey(name), Board: boards[i], UpdatedAt: now}
 			if err := tx.Create(&seat).Error; err != nil {
 				return err
 			}
@@ -276,9 +275,8 @@ func (s *Store) FindTableByCode(ctx context.Context, code string) (*Table, error
 // the seat number with its token. A name already at the table is
 // ErrConflict; a table at its game's player limit is ErrTableFull.
 func (s *Store) AddSeat(ctx context.Context, code, name string) (seat int, seatToken string, err error) {
-	name = strings.TrimSpace(name)
-	if name == "" {
-		return 0, "", errors.New("models: a seat needs a name")
+	if name, err = cleanName(name, scoring.MaxNameLength); err != nil {
+		return 0, "", err
 	}
 	token, err := newToken(s.Rand)
 	if err != nil {
@@ -295,7 +293,7 @@ func (s *Store) AddSeat(ctx context.Context, code, name string) (seat int, seatT
 		}
 		hash := hashToken(token)
 		seat = n.NextSeat
-		return tx.Create(&seatRow{TableID: t.ID, Seat: seat, Name: name, NameKey: scoring.NameKey(name),
+		return tx.Create(&seatRow{TableID: t.ID, Seat: seat, Name: name, NameKey: nameKey(name),
 			TokenHash: &hash, Claimed: true, UpdatedAt: now}).Error
 	})
 	if err != nil {
@@ -470,6 +468,9 @@ func (s *Store) FinishTableWithBoards(ctx context.Context, code string, version 
 		var seats []seatRow
 		if err := tx.Where("table_id = ?", t.ID).Order("seat").Find(&seats).Error; err != nil {
 			return err
+		}
+		if g, ok := scoring.Lookup(t.Game); ok && (len(seats) < g.Spec().MinPlayers || len(seats) > g.Spec().MaxPlayers) {
+			return fmt.Errorf("models: %s is played by %d to %d players, not %d", g.Spec().Name, g.Spec().MinPlayers, g.Spec().MaxPlayers, len(seats))
 		}
 		if boards != nil {
 			if len(boards) != len(seats) {

@@ -84,8 +84,12 @@ func TestLockedDatabase(t *testing.T) {
 	writes := map[string]func() error{
 		"SaveBoard":   func() error { _, err := s.SaveBoard(ctx, tbl.Code, 0, json.RawMessage(`{}`), nil); return err },
 		"CreateGroup": func() error { _, err := s.CreateGroup(ctx, "Club"); return err },
-		"LogPlay":     func() error { lp, res := handHistory[1].logged(); _, err := s.LogPlay(ctx, DefaultGroup, lp, res); return err },
-		"Ready":       func() error { return s.Ready(ctx) },
+		"LogPlay": func() error {
+			lp, res := handHistory[1].logged()
+			_, err := s.LogPlay(ctx, DefaultGroup, lp, res)
+			return err
+		},
+		"Ready": func() error { return s.Ready(ctx) },
 	}
 	for name, write := range writes {
 		t.Run("write "+name, func(t *testing.T) {

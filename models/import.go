@@ -1,0 +1,770 @@
+package models
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+
+	"insectscore/scoring"
+)
+
+// An import is read and checked whole before anything is written: the
+// file is decoded as a stream, a play at a time, each play is scored again
+// from its boards by today's rules (the file's standings, totals and ranks
+// are never trusted), and a play with an impossible game or number of
+// players is refused before its players are even read. Then it is written
+// in short transactions, so that other requests never wait long behind
+// it, while the group is hidden: until the last one commits, the group
+// answers ErrImporting, and an import cut short is undone.
+
+// ErrBadImport means an import file is not one this server can read; the
+// *ImportError wrapping it says why in words for the user.
+var ErrBadImport = errors.New("models: bad import file")
+
+// ErrImporting means the group is being imported: its history is not all
+// written yet. It is an ErrUnavailable, as trying again in a moment works.
+var ErrImporting = fmt.Errorf("%w: the group is being imported", ErrUnavailable)
+
+// ImportError is an ErrBadImport with the reason.
+type ImportError struct {
+	Reason string
+	// Errors point into the file (JSON Pointers) at what is wrong, when
+	// it is a place in it.
+	Errors []scoring.FieldError
+}
+
+func (e *ImportError) Error() string { return e.Reason }
+
+// Unwrap makes errors.Is(err, ErrBadImport) hold.
+func (e *ImportError) Unwrap() error { return ErrBadImport }
+
+func badImport(format string, args ...any) error {
+	return &ImportError{Reason: fmt.Sprintf(format, args...)}
+}
+
+// badImportAt is an ImportError at one place of the file.
+func badImportAt(pointer, format string, args ...any) error {
+	detail := fmt.Sprintf(format, args...)
+	return &ImportError{Reason: "the file cannot be imported: at " + pointer + ": " + detail,
+		Errors: []scoring.FieldError{{Pointer: pointer, Detail: detail}}}
+}
+
+// Batch sizes of an import's transactions: each commits in a few
+// milliseconds, so a request arriving meanwhile waits for one at most.
+const (
+	importPlayersPerTx = 500
+	importPlaysPerTx   = 200
+	importRowsPerTx    = 500
+)
+
+// importLease is how long an import may go without committing a batch
+// before it counts as abandoned (its server stopped): the next import of
+// the group, or the next start of a server, then clears what it left.
+const importLease = time.Minute
+
+// ImportGroup reads a group written by ExportGroup into this server. A
+// file of a newer format version is refused with a message saying so, and
+// any file this server cannot read, or a play in it whose boards do not
+// make a finished game by today's rules, is an *ImportError pointing into
+// the file. A group id that is already here with players or plays, or
+// player or play ids of another group, is a *ConflictError; an empty
+// group (the default group of a fresh server, above all) takes the file's
+// name and history, so a self-hosted server moves to another one whole.
+func (s *Store) ImportGroup(ctx context.Context, data []byte) (*Group, error) {
+	return s.ImportGroupFrom(ctx, bytes.NewReader(data))
+}
+
+// ImportGroupFrom is ImportGroup reading the file from r.
+func (s *Store) ImportGroupFrom(ctx context.Context, r io.Reader) (*Group, error) {
+	f, err := readImport(r)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkImportIDs(ctx, f); err != nil {
+		return nil, err
+	}
+	if err := s.writeImport(ctx, f); err != nil {
+		return nil, err
+	}
+	return f.group.group(), nil
+}
+
+// importFile is an import read and checked: the rows to write and the
+// plays in finish order, for the aggregates.
+type importFile struct {
+	group   groupRow
+	players []playerRow
+	plays   []importPlay
+}
+
+type importPlay struct {
+	row     playRow
+	entries []playPlayerRow
+}
+
+// maxPlayers is the most players any game takes: a play listing more is
+// refused before the rest of its players are read.
+func maxPlayers() int {
+	most := 0
+	for _, g := range scoring.Games() {
+		most = max(most, g.Spec().MaxPlayers)
+	}
+	return most
+}
+
+// importReader decodes an export file token by token.
+type importReader struct {
+	dec *json.Decoder
+}
+
+// readImport decodes and checks a whole file.
+func readImport(r io.Reader) (*importFile, error) {
+	ir := importReader{dec: json.NewDecoder(r)}
+	ir.dec.DisallowUnknownFields()
+	notExport := badImport("this is not an insectscore group export")
+	if tok, err := ir.dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, notExport
+	}
+	f := &importFile{}
+	var (
+		format  string
+		version int
+		seen    = map[string]bool{}
+		ids     = fileIDs{names: map[string]string{}, keys: map[string]string{}}
+	)
+	for ir.dec.More() {
+		key, err := ir.key()
+		if err != nil {
+			return nil, notExport
+		}
+		if seen[key] {
+			return nil, badImportAt("/"+escapePointer(key), "%q is in the file twice", key)
+		}
+		seen[key] = true
+		// A file names its format and version first, so that a file of
+		// another kind or a newer version is refused before the rest of
+		// it is read.
+		if key != "format" && key != "formatVersion" {
+			switch {
+			case format != ExportFormat:
+				return nil, notExport
+			case version > ExportFormatVersion:
+				return nil, badImport("this file was written by a newer insectscore (format %d); this server reads format %d", version, ExportFormatVersion)
+			case version < 1:
+				return nil, badImport("this file has no valid format version")
+			}
+		}
+		switch key {
+		case "format":
+			if ir.dec.Decode(&format) != nil || format != ExportFormat {
+				return nil, notExport
+			}
+		case "formatVersion":
+			if err := ir.dec.Decode(&version); err != nil {
+				return nil, badImport("this file has no valid format version")
+			}
+		case "group":
+			var g exportGroup
+			if err := ir.value("/group", &g); err != nil {
+				return nil, err
+			}
+			if f.group, err = importGroupRow(g); err != nil {
+				return nil, err
+			}
+		case "players":
+			if !seen["group"] {
+				return nil, badImportAt("/players", "the group comes before its players")
+			}
+			err := ir.array("/players", -1, func(i int, at string) error {
+				p, err := ir.player(at, f.group.ID, ids)
+				if err == nil {
+					f.players = append(f.players, p)
+				}
+				return err
+			})
+			if err != nil {
+				return nil, err
+			}
+		case "plays":
+			if !seen["players"] {
+				return nil, badImportAt("/plays", "the players come before the plays")
+			}
+			playIDs := map[string]bool{}
+			err := ir.array("/plays", -1, func(i int, at string) error {
+				p, err := ir.play(at, f.group.ID, ids, playIDs)
+				if err == nil {
+					f.plays = append(f.plays, p)
+				}
+				return err
+			})
+			if err != nil {
+				return nil, err
+			}
+		default:
+			return nil, badImportAt("/"+escapePointer(key), "the file does not read as format %d: %q is not one of its fields", ExportFormatVersion, key)
+		}
+	}
+	if _, err := ir.dec.Token(); err != nil {
+		return nil, badImport("the file does not read as format %d: %v", ExportFormatVersion, err)
+	}
+	if tok, err := ir.dec.Token(); err != io.EOF {
+		return nil, badImport("the file goes on after its end (%v)", tok)
+	}
+	for _, k := range []string{"group", "players", "plays"} {
+		if !seen[k] {
+			return nil, badImport("the file does not read as format %d: it has no %s", ExportFormatVersion, k)
+		}
+	}
+	// The aggregates take the plays in finish order, as rebuildGame reads
+	// them.
+	slices.SortFunc(f.plays, func(a, b importPlay) int {
+		if c := a.row.FinishedAt.Compare(b.row.FinishedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.row.ID, b.row.ID)
+	})
+	return f, nil
+}
+
+// key reads an object's next member name.
+func (ir importReader) key() (string, error) {
+	tok, err := ir.dec.Token()
+	if err != nil {
+		return "", err
+	}
+	k, ok := tok.(string)
+	if !ok {
+		return "", fmt.Errorf("want a member name, got %v", tok)
+	}
+	return k, nil
+}
+
+// value decodes the next value into v; an error points at it.
+func (ir importReader) value(at string, v any) error {
+	if err := ir.dec.Decode(v); err != nil {
+		return decodeError(at, err)
+	}
+	return nil
+}
+
+// decodeError is a decoding error at the value at, pointing at its field
+// when encoding/json names one.
+func decodeError(at string, err error) error {
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &te):
+		if te.Field != "" {
+			at += "/" + strings.ReplaceAll(te.Field, ".", "/")
+		}
+		return badImportAt(at, "expected %s, got %s", te.Type, te.Value)
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		name, _ := strconv.Unquote(strings.TrimPrefix(err.Error(), "json: unknown field "))
+		return badImportAt(at+"/"+escapePointer(name), "%q is not a field of format %d", name, ExportFormatVersion)
+	}
+	return badImportAt(at, "the file does not read as format %d: %v", ExportFormatVersion, err)
+}
+
+// array reads a JSON array element by element, calling fn with each
+// element's index and pointer; most bounds the elements (-1: no bound).
+func (ir importReader) array(at string, most int, fn func(i int, at string) error) error {
+	if tok, err := ir.dec.Token(); err != nil || tok != json.Delim('[') {
+		return badImportAt(at, "expected a list")
+	}
+	for i := 0; ir.dec.More(); i++ {
+		if most >= 0 && i >= most {
+			return badImportAt(at, "more than %d; no game has that many players", most)
+		}
+		if err := fn(i, at+"/"+strconv.Itoa(i)); err != nil {
+			return err
+		}
+	}
+	if _, err := ir.dec.Token(); err != nil {
+		return badImportAt(at, "the list does not end: %v", err)
+	}
+	return nil
+}
+
+func importGroupRow(g exportGroup) (groupRow, error) {
+	if !validID(g.ID) {
+		return groupRow{}, badImportAt("/group/id", "the group id %q is not valid", g.ID)
+	}
+	name, err := groupName(g.Name)
+	if err != nil {
+		return groupRow{}, badImportAt("/group/name", "the group needs a name of at most %d characters that shows", MaxGroupNameLength)
+	}
+	return groupRow{ID: g.ID, Name: name, CreatedAt: g.CreatedAt.UTC().Truncate(time.Microsecond)}, nil
+}
+
+// fileIDs are the file's players: each id's name, and each name key's id.
+type fileIDs struct {
+	names, keys map[string]string
+}
+
+// player reads and checks one of the file's players; ids collects them.
+func (ir importReader) player(at, group string, ids fileIDs) (playerRow, error) {
+	var p exportPlayer
+	if err := ir.value(at, &p); err != nil {
+		return playerRow{}, err
+	}
+	name, err := cleanName(p.Name, scoring.MaxNameLength)
+	switch {
+	case !validID(p.ID):
+		return playerRow{}, badImportAt(at+"/id", "the id %q is not valid", p.ID)
+	case ids.names[p.ID] != "":
+		return playerRow{}, badImportAt(at+"/id", "the id %q is listed twice", p.ID)
+	case err != nil:
+		return playerRow{}, badImportAt(at+"/name", "the name %q is not valid: %v", p.Name, errors.Unwrap(err))
+	}
+	key := nameKey(name)
+	if other := ids.keys[key]; other != "" {
+		return playerRow{}, badImportAt(at+"/name", "players %q and %q have the same name", other, p.ID)
+	}
+	ids.names[p.ID], ids.keys[key] = name, p.ID
+	return playerRow{ID: p.ID, GroupID: group, Name: name, NameKey: key, CreatedAt: p.CreatedAt.UTC().Truncate(time.Microsecond)}, nil
+}
+
+// play reads, checks and scores one play of the file.
+func (ir importReader) play(at, group string, ids fileIDs, playIDs map[string]bool) (importPlay, error) {
+	if tok, err := ir.dec.Token(); err != nil || tok != json.Delim('{') {
+		return importPlay{}, badImportAt(at, "a play is an object")
+	}
+	var (
+		p    exportPlay
+		seen = map[string]bool{}
+	)
+	for ir.dec.More() {
+		key, err := ir.key()
+		if err != nil {
+			return importPlay{}, badImportAt(at, "the play does not read: %v", err)
+		}
+		if seen[key] {
+			return importPlay{}, badImportAt(at+"/"+escapePointer(key), "%q is in the play twice", key)
+		}
+		seen[key] = true
+		field := at + "/" + escapePointer(key)
+		switch key {
+		case "id":
+			err = ir.value(field, &p.ID)
+		case "game":
+			err = ir.value(field, &p.Game)
+		case "variants":
+			err = ir.value(field, &p.Variants)
+		case "startedAt":
+			err = ir.value(field, &p.StartedAt)
+		case "finishedAt":
+			err = ir.value(field, &p.FinishedAt)
+		case "standings":
+			// Scored again from the boards; only read past.
+			var skip json.RawMessage
+			err = ir.value(field, &skip)
+		case "players":
+			// Read one at a time, and no more than a game can have: a
+			// play of 80,000 players is refused after the fifth.
+			err = ir.array(field, maxPlayers(), func(j int, at string) error {
+				var pp exportPlayPlayer
+				if err := ir.value(at, &pp); err != nil {
+					return err
+				}
+				p.Players = append(p.Players, pp)
+				return nil
+			})
+		default:
+			err = badImportAt(field, "%q is not a field of a play", key)
+		}
+		if err != nil {
+			return importPlay{}, err
+		}
+	}
+	if _, err := ir.dec.Token(); err != nil {
+		return importPlay{}, badImportAt(at, "the play does not end: %v", err)
+	}
+	out, err := importPlayRows(at, group, p, ids)
+	if err == nil && playIDs[p.ID] {
+		err = badImportAt(at+"/id", "the play id %q is listed twice", p.ID)
+	}
+	playIDs[p.ID] = true
+	return out, err
+}
+
+// importPlayRows checks a play of the file and scores it again from its
+// boards: its rows hold the result of today's rules, whatever the file
+// says of totals, ranks and standings.
+func importPlayRows(at, group string, p exportPlay, ids fileIDs) (importPlay, error) {
+	g, ok := scoring.Lookup(p.Game)
+	switch {
+	case !validID(p.ID):
+		return importPlay{}, badImportAt(at+"/id", "the play id %q is not valid", p.ID)
+	case !ok:
+		return importPlay{}, badImportAt(at+"/game", "this server does not know the game %q", p.Game)
+	case p.FinishedAt.Before(earliestPlay):
+		return importPlay{}, badImportAt(at+"/finishedAt", "a play needs the time it finished")
+	}
+	spec := g.Spec()
+	if n := len(p.Players); n < spec.MinPlayers || n > spec.MaxPlayers {
+		return importPlay{}, badImportAt(at+"/players", "%s is played by %d to %d players, not %d", spec.Name, spec.MinPlayers, spec.MaxPlayers, n)
+	}
+	finished := p.FinishedAt.UTC().Truncate(time.Microsecond)
+	// An unknown start is kept as the finish (a play of no known length),
+	// as for a logged play; so is the zero time of files that lost it.
+	started := finished
+	switch {
+	case p.StartedAt.After(p.FinishedAt):
+		return importPlay{}, badImportAt(at+"/startedAt", "a play cannot start after it finished")
+	case !p.StartedAt.Before(earliestPlay):
+		started = p.StartedAt.UTC().Truncate(time.Microsecond)
+	}
+	req := scoring.Request{Variants: p.Variants, Players: make([]scoring.PlayerInput, len(p.Players))}
+	seats := make([]seatRow, len(p.Players))
+	inPlay := map[string]bool{}
+	for j, pp := range p.Players {
+		ptr := at + "/players/" + strconv.Itoa(j)
+		name, err := cleanName(pp.NameAsEntered, scoring.MaxNameLength)
+		switch {
+		case ids.names[pp.PlayerID] == "":
+			return importPlay{}, badImportAt(ptr+"/playerId", "player %q is not in the file's players", pp.PlayerID)
+		case inPlay[pp.PlayerID]:
+			return importPlay{}, badImportAt(ptr+"/playerId", "player %q is listed twice", pp.PlayerID)
+		case pp.Seat != j:
+			return importPlay{}, badImportAt(ptr+"/seat", "player %d has seat %d", j, pp.Seat)
+		case err != nil:
+			return importPlay{}, badImportAt(ptr+"/nameAsEntered", "the name %q is not valid: %v", pp.NameAsEntered, errors.Unwrap(err))
+		}
+		inPlay[pp.PlayerID] = true
+		if err := scoring.CheckText(pp.Board); err != nil {
+			p, _ := scoring.ProblemOf(err)
+			return importPlay{}, badImportAt(ptr+"/board"+p.Errors[0].Pointer, "%s", p.Errors[0].Detail)
+		}
+		board, err := boardText(pp.Board)
+		if err != nil {
+			return importPlay{}, badImportAt(ptr+"/board", "the board is not JSON")
+		}
+		if board != nil {
+			c, _ := compactJSON(json.RawMessage(*board))
+			board = &c
+		}
+		seats[j] = seatRow{Seat: j, Name: name, Board: board}
+		req.Players[j] = scoring.PlayerInput{Name: name, Board: pp.Board}
+	}
+	res, err := scoring.Score(g, req)
+	if err != nil {
+		return importPlay{}, scoreImportError(at, err)
+	}
+	if !res.Complete {
+		return importPlay{}, badImportAt(at+"/players", "these boards do not make a finished game of %s", spec.Name)
+	}
+	standings, err := json.Marshal(res)
+	if err != nil {
+		return importPlay{}, err
+	}
+	variants, err := encodeVariants(p.Variants)
+	if err != nil {
+		return importPlay{}, err
+	}
+	boards, err := encodeBoards(seats)
+	if err != nil {
+		return importPlay{}, err
+	}
+	out := importPlay{row: playRow{ID: p.ID, GroupID: group, Game: p.Game, Variants: variants, Boards: boards,
+		Standings: string(standings), StartedAt: started, FinishedAt: finished}}
+	for j, r := range res.Results {
+		breakdown, err := json.Marshal(nonNilLines(r.Breakdown))
+		if err != nil {
+			return importPlay{}, err
+		}
+		out.entries = append(out.entries, playPlayerRow{PlayID: p.ID, Seat: j, PlayerID: p.Players[j].PlayerID,
+			NameAsEntered: seats[j].Name, Total: r.Total, Rank: r.Rank, Winner: r.Winner, Breakdown: string(breakdown), Board: seats[j].Board})
+	}
+	return out, nil
+}
+
+// scoreImportError points the rules' errors about a play into the file:
+// the request's /players/j/name is the play's /players/j/nameAsEntered.
+func scoreImportError(at string, err error) error {
+	var verr *scoring.ValidationError
+	if !errors.As(err, &verr) {
+		return err
+	}
+	ie := &ImportError{}
+	for _, fe := range verr.Errors {
+		ptr := fe.Pointer
+		if rest, ok := strings.CutPrefix(ptr, "/players/"); ok {
+			if j, field, ok := strings.Cut(rest, "/"); ok && field == "name" {
+				ptr = "/players/" + j + "/nameAsEntered"
+			}
+		}
+		ie.Errors = append(ie.Errors, scoring.FieldError{Pointer: at + ptr, Detail: fe.Detail})
+	}
+	ie.Reason = fmt.Sprintf("the file cannot be imported: at %s: %s", ie.Errors[0].Pointer, ie.Errors[0].Detail)
+	if len(ie.Errors) > 1 {
+		ie.Reason += fmt.Sprintf(" (and %d more)", len(ie.Errors)-1)
+	}
+	return ie
+}
+
+// checkImportIDs refuses a file whose player or play ids this server
+// already has in another group: a file imported before under another
+// group id, or made by hand from another group's export.
+func (s *Store) checkImportIDs(ctx context.Context, f *importFile) error {
+	players := make([]string, len(f.players))
+	for i, p := range f.players {
+		players[i] = p.ID
+	}
+	plays := make([]string, len(f.plays))
+	for i, p := range f.plays {
+		plays[i] = p.row.ID
+	}
+	for _, t := range []struct {
+		table, what string
+		ids         []string
+	}{{"players", "player", players}, {"plays", "play", plays}} {
+		for chunk := range slices.Chunk(t.ids, importRowsPerTx) {
+			var taken []struct{ ID, GroupID string }
+			err := s.rdb.WithContext(ctx).Table(t.table).Select("id", "group_id").
+				Where("id IN ? AND group_id <> ?", chunk, f.group.ID).Limit(1).Scan(&taken).Error
+			if err != nil {
+				return translate(err)
+			}
+			if len(taken) > 0 {
+				return idsTaken(t.what, taken[0].ID)
+			}
+		}
+	}
+	return nil
+}
+
+func idsTaken(what, id string) error {
+	return &ConflictError{Reason: fmt.Sprintf("the file's %s id %q belongs to another group on this server: "+
+		"this history was imported here before, under another group id; export that group instead, or import the file into a fresh server", what, id)}
+}
+
+// writeImport writes a checked file in short transactions while the
+// group is hidden, then shows it; cut short, it undoes what it wrote.
+func (s *Store) writeImport(ctx context.Context, f *importFile) (err error) {
+	created, err := s.beginImport(ctx, f.group)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			// The request may be gone: undo in a context of our own.
+			undo, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+			defer cancel()
+			if uerr := s.clearImport(undo, f.group.ID, created); uerr != nil {
+				err = fmt.Errorf("%w (and undoing it failed: %v; the next start clears it)", err, uerr)
+			}
+		}
+	}()
+	batch := func(fn func(tx *gorm.DB) error) error {
+		return s.importBatch(ctx, f.group.ID, fn)
+	}
+	for chunk := range slices.Chunk(f.players, importPlayersPerTx) {
+		if err := batch(func(tx *gorm.DB) error { return tx.Create(&chunk).Error }); err != nil {
+			return err
+		}
+	}
+	for chunk := range slices.Chunk(f.plays, importPlaysPerTx) {
+		rows := make([]playRow, len(chunk))
+		var entries []playPlayerRow
+		for i, p := range chunk {
+			rows[i] = p.row
+			entries = append(entries, p.entries...)
+		}
+		err := batch(func(tx *gorm.DB) error {
+			if err := tx.Create(&rows).Error; err != nil {
+				return err
+			}
+			return tx.CreateInBatches(&entries, importRowsPerTx).Error
+		})
+		if err != nil {
+			return err
+		}
+	}
+	stats, history := importAggregates(f)
+	for chunk := range slices.Chunk(stats, importRowsPerTx) {
+		if err := batch(func(tx *gorm.DB) error { return tx.Create(&chunk).Error }); err != nil {
+			return err
+		}
+	}
+	for chunk := range slices.Chunk(history, importRowsPerTx) {
+		if err := batch(func(tx *gorm.DB) error { return tx.Create(&chunk).Error }); err != nil {
+			return err
+		}
+	}
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		return tx.Model(&groupRow{}).Where("id = ?", f.group.ID).
+			Updates(map[string]any{"name": f.group.Name, "created_at": f.group.CreatedAt, "importing_until": nil}).Error
+	})
+	return translate(err)
+}
+
+// importAggregates folds the file's plays, in finish order, into the
+// leaderboards and rating histories of each game: what rebuildGroup would
+// compute from the rows, without reading them back.
+func importAggregates(f *importFile) ([]*statsRow, []ratingRow) {
+	games := map[string]*aggregator{}
+	for _, p := range f.plays {
+		a := games[p.row.Game]
+		if a == nil {
+			a = newAggregator(f.group.ID, p.row.Game)
+			games[p.row.Game] = a
+		}
+		seated := make([]seatedResult, len(p.entries))
+		for i, e := range p.entries {
+			seated[i] = seatedResult{PlayerID: e.PlayerID, Total: e.Total, Rank: e.Rank, Winner: e.Winner}
+		}
+		a.add(p.row.ID, p.row.FinishedAt, seated)
+	}
+	var (
+		stats   []*statsRow
+		history []ratingRow
+	)
+	for _, game := range slices.Sorted(maps.Keys(games)) {
+		a := games[game]
+		for _, st := range a.stats {
+			stats = append(stats, st)
+		}
+		history = append(history, a.history...)
+	}
+	slices.SortFunc(stats, func(x, y *statsRow) int {
+		return strings.Compare(x.Game+"\x00"+x.PlayerID, y.Game+"\x00"+y.PlayerID)
+	})
+	return stats, history
+}
+
+// beginImport marks the group as being imported, creating it, or taking
+// an existing group that has no history yet; it says whether it created
+// the group. A group with a history is a *ConflictError, and so is one
+// that another import is writing. What an abandoned import left is
+// cleared first.
+func (s *Store) beginImport(ctx context.Context, g groupRow) (created bool, err error) {
+	var stale bool
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		now := s.now()
+		var existing []groupRow
+		if err := tx.Clauses(clause.Locking{Strength: clause.LockingStrengthUpdate}).Where("id = ?", g.ID).Limit(1).Find(&existing).Error; err != nil {
+			return err
+		}
+		if len(existing) == 0 {
+			created = true
+			until := now.Add(importLease)
+			row := g
+			row.ImportingUntil = &until
+			return tx.Create(&row).Error
+		}
+		if at := existing[0].ImportingUntil; at != nil {
+			if at.After(now) {
+				return &ConflictError{Reason: "this group is being imported right now; wait for that import to end"}
+			}
+			stale = true
+			return nil
+		}
+		for _, m := range []any{&playerRow{}, &playRow{}} {
+			var n int64
+			if err := tx.Model(m).Where("group_id = ?", g.ID).Count(&n).Error; err != nil {
+				return err
+			}
+			if n > 0 {
+				return &ConflictError{Reason: fmt.Sprintf("the group %q is already on this server with its own history", existing[0].Name)}
+			}
+		}
+		return tx.Model(&groupRow{}).Where("id = ?", g.ID).Update("importing_until", now.Add(importLease)).Error
+	})
+	if err != nil {
+		return false, translate(err)
+	}
+	if stale {
+		if err := s.clearImport(ctx, g.ID, false); err != nil {
+			return false, err
+		}
+		return s.beginImport(ctx, g)
+	}
+	return created, nil
+}
+
+// importBatch runs fn in a transaction that also renews the import's
+// lease; a lease lost to another import ends this one.
+func (s *Store) importBatch(ctx context.Context, group string, fn func(tx *gorm.DB) error) error {
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		res := tx.Model(&groupRow{}).Where("id = ? AND importing_until IS NOT NULL", group).Update("importing_until", s.now().Add(importLease))
+		if res.Error != nil {
+			return res.Error
+		}
+		if res.RowsAffected != 1 {
+			return &ConflictError{Reason: "the import was taken over by another import of this group"}
+		}
+		return fn(tx)
+	})
+	if errors.Is(err, gorm.ErrDuplicatedKey) {
+		// checkImportIDs ran before; another import took an id since.
+		return idsTaken("player or play", "?")
+	}
+	if err == nil && s.importBatchDone != nil {
+		s.importBatchDone()
+	}
+	return translate(err)
+}
+
+// clearImport deletes what an import of group wrote, a batch at a time,
+// and then the group if the import created it, else its mark. Deleting a
+// play deletes its player rows and rating points, and deleting a player
+// their leaderboard lines (ON DELETE CASCADE).
+func (s *Store) clearImport(ctx context.Context, group string, created bool) error {
+	for _, q := range []string{
+		"DELETE FROM plays WHERE id IN (SELECT id FROM plays WHERE group_id = ? LIMIT 100)",
+		"DELETE FROM players WHERE id IN (SELECT id FROM players WHERE group_id = ? LIMIT 500)",
+	} {
+		for {
+			res := s.db.WithContext(ctx).Exec(q, group)
+			if res.Error != nil {
+				return translate(res.Error)
+			}
+			if res.RowsAffected == 0 {
+				break
+			}
+		}
+	}
+	var err error
+	if created {
+		err = s.db.WithContext(ctx).Delete(&groupRow{}, "id = ? AND importing_until IS NOT NULL", group).Error
+	} else {
+		err = s.db.WithContext(ctx).Model(&groupRow{}).Where("id = ?", group).Update("importing_until", nil).Error
+	}
+	return translate(err)
+}
+
+// sweepImports clears what imports left when their server stopped before
+// they ended: their lease ran out. A server starting does it; the group
+// stays, empty, and the next import of its file takes it.
+func (s *Store) sweepImports(ctx context.Context) error {
+	var groups []string
+	if err := s.db.WithContext(ctx).Model(&groupRow{}).Where("importing_until < ?", s.now()).Pluck("id", &groups).Error; err != nil {
+		return translate(err)
+	}
+	for _, g := range groups {
+		if err := s.clearImport(ctx, g, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// earliestPlay is the earliest time a play may finish; an imported start
+// before it is taken as unknown (files of an older server kept the zero
+// time).
+var earliestPlay = time.Date(1970, time.January, 1, 0, 0, 0, 0, time.UTC)
+
+// escapePointer escapes a JSON Pointer token (RFC 6901).
+func escapePointer(s string) string {
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+}
