@@ -39,6 +39,7 @@ func (s *server) createGroup(c *fiber.Ctx) error {
 	if err := decodeBody(c, &req); err != nil {
 		return err
 	}
+	req.Name = models.CleanName(req.Name)
 	if err := checkGroupName(req.Name); err != nil {
 		return err
 	}
@@ -127,6 +128,9 @@ func (s *server) importGroup(c *fiber.Ctx) error {
 	if len(body) == 0 || !json.Valid(body) {
 		return errorf(fiber.StatusBadRequest, "the body must be a group export as JSON")
 	}
+	if err := scoring.CheckText(body); err != nil {
+		return err
+	}
 	g, err := s.store.ImportGroup(c.UserContext(), body)
 	if err != nil {
 		return err
@@ -198,6 +202,8 @@ func checkGroupName(name string) error {
 	switch {
 	case name == "":
 		verr.Add("/name", "give the group a name")
+	case scoring.NameKey(name) == "":
+		verr.Add("/name", "a group's name needs a letter or a sign that shows")
 	case len([]rune(name)) > models.MaxGroupNameLength:
 		verr.Add("/name", "a group name can be at most %d characters", models.MaxGroupNameLength)
 	}

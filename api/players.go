@@ -118,6 +118,7 @@ func (s *server) renamePlayer(c *fiber.Ctx) error {
 	if err := decodeBody(c, &req); err != nil {
 		return err
 	}
+	req.Name = models.CleanName(req.Name)
 	if msg := checkName(req.Name, map[string]bool{}); msg != "" {
 		return &scoring.ValidationError{Errors: []scoring.FieldError{{Pointer: "/name", Detail: msg}}}
 	}

@@ -160,6 +160,9 @@ func (s *server) decodePlay(c *fiber.Ctx) (models.LoggedPlay, *scoring.Result, e
 	if err := decodeBody(c, &req); err != nil {
 		return models.LoggedPlay{}, nil, err
 	}
+	for i := range req.Players {
+		req.Players[i].Name = models.CleanName(req.Players[i].Name)
+	}
 	g, ok := scoring.Lookup(req.Game)
 	if !ok {
 		return models.LoggedPlay{}, nil, &scoring.ValidationError{Errors: []scoring.FieldError{
@@ -261,7 +264,7 @@ func summaries(plays []models.PlaySummary) []playSummary {
 func detail(p *models.Play) playDetail {
 	out := playDetail{ID: p.ID, Game: p.Game, FinishedAt: p.FinishedAt, Variants: p.Variants,
 		TableCode: p.TableCode, Results: make([]playerDetail, len(p.Players)), Standings: p.Standings}
-	if d := p.Duration(); d > 0 {
+	if d := p.Duration(); d > 0 && !p.StartedAt.Before(earliestPlay) {
 		started, secs := p.StartedAt, int64(d/time.Second)
 		out.StartedAt, out.DurationSeconds = &started, &secs
 	}

@@ -25,6 +25,8 @@ type problem struct {
 	// Seats are the seats whose phones hold unsent edits, when finishing
 	// would lose them.
 	Seats []unsentSeat `json:"seats,omitempty"`
+	// retryAfter, when set, is sent as the Retry-After header (seconds).
+	retryAfter string
 }
 
 // httpError is an error a handler returns when it knows the status to send.
@@ -58,6 +60,8 @@ func toProblem(err error) (problem, bool) {
 		ie *models.ImportError
 	)
 	switch {
+	case errors.Is(err, models.ErrUnavailable):
+		return unavailableProblem(err), true
 	case errors.As(err, &ve):
 		p := newProblem(fiber.StatusConflict, fmt.Sprintf("the table changed meanwhile: it is at version %d now; reload and try again", ve.Current), nil)
 		p.CurrentVersion = &ve.Current
@@ -71,7 +75,9 @@ func toProblem(err error) (problem, bool) {
 	case errors.Is(err, models.ErrBadCursor):
 		return newProblem(fiber.StatusBadRequest, "the cursor is not one this list handed out; start again from the first page", nil), true
 	case errors.As(err, &ie):
-		return newProblem(fiber.StatusUnprocessableEntity, ie.Reason, nil), true
+		return newProblem(fiber.StatusUnprocessableEntity, ie.Reason, ie.Errors), true
+	case errors.Is(err, models.ErrBadName):
+		return newProblem(fiber.StatusUnprocessableEntity, "a name needs a letter or a sign that shows, and no NUL character", nil), true
 	case errors.Is(err, models.ErrBadImport):
 		return newProblem(fiber.StatusUnprocessableEntity, "this file cannot be imported", nil), true
 	case errors.Is(err, models.ErrInProgress):
@@ -95,6 +101,26 @@ func toProblem(err error) (problem, bool) {
 	}
 	p, known := scoring.ProblemOf(err)
 	return problem{Problem: p}, known
+}
+
+// unavailableRetry is the Retry-After of a 503: a lock held by a backup
+// or a one-shot command is usually gone in seconds.
+const unavailableRetry = "2"
+
+// unavailableProblem is the 503 for a database that cannot serve now:
+// locked by another program past the busy timeout, or read-only.
+func unavailableProblem(err error) problem {
+	detail := "the database is busy (another program holds its lock): try again in a moment"
+	switch {
+	case errors.Is(err, models.ErrImporting):
+		detail = "this group is being imported: try again in a moment"
+	case errors.Is(err, models.ErrReadOnly):
+		detail = "the database is read-only at the moment: nothing can be saved; try again later"
+	}
+	p := newProblem(fiber.StatusServiceUnavailable, detail, nil)
+	p.Type = "/api/problems/unavailable"
+	p.retryAfter = unavailableRetry
+	return p
 }
 
 // notFoundDetail is the store's reason when it gave one ("no play "x" in
@@ -124,6 +150,9 @@ func errorHandler(log *slog.Logger) fiber.ErrorHandler {
 		p, known := toProblem(err)
 		if !known {
 			log.Error("request failed", "method", c.Method(), "path", redactedPath(c), "err", err)
+		}
+		if p.retryAfter != "" {
+			c.Set(fiber.HeaderRetryAfter, p.retryAfter)
 		}
 		c.Set(fiber.HeaderContentType, "application/problem+json")
 		c.Status(p.Status)

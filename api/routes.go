@@ -7,10 +7,12 @@ import "github.com/gofiber/fiber/v2"
 // import route comes before limitBody, which holds every route after it
 // to BodyLimit.
 func (s *server) routes(app *fiber.App) {
+	app.Use("/api", textOnly)
 	app.Use("/api", s.idempotent)
 	app.Post("/api/v1/groups/import", s.createLimit, s.importGroup)
 	app.Use(limitBody)
 	app.Get("/healthz", s.health)
+	app.Get("/readyz", s.ready)
 	app.Get("/api/openapi.json", s.openAPI)
 	app.Get("/api/v1/games", s.listGames)
 	app.Get("/api/v1/games/:id", s.getGame)

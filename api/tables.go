@@ -75,6 +75,9 @@ func (s *server) createTable(c *fiber.Ctx) error {
 	if err := decodeBody(c, &req); err != nil {
 		return err
 	}
+	for i, name := range req.Players {
+		req.Players[i] = models.CleanName(name)
+	}
 	if err := validateNewTable(req); err != nil {
 		return err
 	}
@@ -118,15 +121,14 @@ func validateNewTable(req createTableRequest) error {
 	return verr.Err()
 }
 
-// checkName returns what is wrong with a player name, or "".
+// checkName returns what is wrong with a player name (in NFC, as
+// models.CleanName gives it), or "".
 func checkName(name string, seen map[string]bool) string {
 	name = strings.TrimSpace(name)
-	switch {
-	case name == "":
-		return "every player needs a name"
-	case len([]rune(name)) > scoring.MaxNameLength:
-		return fmt.Sprintf("a name can be at most %d characters", scoring.MaxNameLength)
-	case seen[scoring.NameKey(name)]:
+	if msg := scoring.NameProblem(name); msg != "" {
+		return msg
+	}
+	if seen[scoring.NameKey(name)] {
 		return fmt.Sprintf("%q is already at this table", name)
 	}
 	seen[scoring.NameKey(name)] = true
@@ -149,6 +151,7 @@ func (s *server) joinTable(c *fiber.Ctx) error {
 	if err := decodeBody(c, &req); err != nil {
 		return err
 	}
+	req.Name = models.CleanName(req.Name)
 	t, err := s.findTable(c)
 	if err != nil {
 		return err
@@ -216,6 +219,9 @@ func (s *server) putBoard(c *fiber.Ctx) error {
 	board := json.RawMessage(c.Body())
 	if !json.Valid(board) || !isObjectOrNull(board) {
 		return errorf(fiber.StatusBadRequest, "the board must be a JSON object")
+	}
+	if err := scoring.CheckText(board); err != nil {
+		return err
 	}
 	if err := s.checkUntracked(c.UserContext(), code); err != nil {
 		return err
