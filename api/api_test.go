@@ -104,7 +104,7 @@ func call(t testing.TB, app *fiber.App, method, path, body string, header map[st
 		t.Fatal(err)
 	}
 	r := response{status: resp.StatusCode, header: resp.Header, body: b}
-	if strings.HasPrefix(path, "/api/v1/") || path == "/healthz" {
+	if strings.HasPrefix(path, "/api/v1/") || path == "/healthz" || path == "/readyz" {
 		checkOpenAPI(t, method, path, r)
 	}
 	return r
