@@ -707,7 +707,8 @@ func (s *Store) importBatch(ctx context.Context, group string, fn func(tx *gorm.
 	})
 	if errors.Is(err, gorm.ErrDuplicatedKey) {
 		// checkImportIDs ran before; another import took an id since.
-		return idsTaken("player or play", "?")
+		return &ConflictError{Reason: "the file's player or play ids were just taken by another import of the same history " +
+			"under another group id; export that group instead, or import the file into a fresh server"}
 	}
 	if err == nil && s.importBatchDone != nil {
 		s.importBatchDone()
