@@ -18,8 +18,8 @@ import (
 // says 503 and /healthz stays 200. When the lock goes, all is well again.
 func TestLockedDatabaseAPI(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "insectscore.db")
-	const busy = 300 * time.Millisecond
-	store, err := models.Open(context.Background(), path+"?_busy_timeout=300", nil)
+	const busy = 500 * time.Millisecond
+	store, err := models.Open(context.Background(), path+"?_busy_timeout=500", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

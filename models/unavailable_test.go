@@ -53,8 +53,8 @@ func holdWriteLock(t *testing.T, path string) (release func()) {
 // work again.
 func TestLockedDatabase(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "locked.db")
-	const busy = 300 * time.Millisecond
-	s := openStore(t, path+"?_busy_timeout=300")
+	const busy = 500 * time.Millisecond
+	s := openStore(t, path+"?_busy_timeout=500")
 	tbl, _, err := s.CreateTable(ctx, NewTable{Game: "insectarium", Names: []string{"Ana", "Ben"}})
 	if err != nil {
 		t.Fatal(err)
