@@ -145,6 +145,8 @@ func (s *Store) GroupsWithCounts(ctx context.Context) ([]GroupPlays, error) {
 		return tx.Table("groups AS g").
 			Select("g.id, g.name, COUNT(p.id) AS plays").
 			Joins("LEFT JOIN plays AS p ON p.group_id = g.id").
+			// A group still being imported is not one yet.
+			Where("g.importing_until IS NULL").
 			Group("g.id, g.name, g.created_at").
 			Order("g.created_at, g.id").
 			Scan(&out).Error

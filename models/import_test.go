@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -292,6 +293,38 @@ func TestAbandonedImport(t *testing.T) {
 		}
 		if _, err := s.ImportGroup(ctx, data); err != nil {
 			t.Errorf("import after the sweep: %v", err)
+		}
+	})
+}
+
+// A group whose import is still being written is not listed among the groups.
+func TestGroupsWithCountsLeavesImportsOut(t *testing.T) {
+	eachStore(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		done, err := s.CreateGroup(ctx, "Done")
+		if err != nil {
+			t.Fatal(err)
+		}
+		busy, err := s.CreateGroup(ctx, "Busy")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.db.Model(&groupRow{}).Where("id = ?", busy.ID).Update("importing_until", time.Now().Add(time.Minute)).Error; err != nil {
+			t.Fatal(err)
+		}
+		list, err := s.GroupsWithCounts(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, g := range list {
+			names = append(names, g.Name)
+			if g.ID == busy.ID {
+				t.Errorf("the group being imported is listed: %+v", g)
+			}
+		}
+		if !slices.Contains(names, done.Name) {
+			t.Errorf("groups %q lack %q", names, done.Name)
 		}
 	})
 }
