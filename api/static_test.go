@@ -1,9 +1,14 @@
 package api
 
 import (
+	"bytes"
+	"compress/gzip"
+	"io"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/andybalholm/brotli"
 )
 
 func TestAppShell(t *testing.T) {
@@ -53,6 +58,73 @@ func TestAppShell(t *testing.T) {
 	sw := call(t, app, "GET", "/sw.js", "", nil)
 	if strings.Contains(string(sw.body), "__VERSION__") {
 		t.Error("sw.js still holds the __VERSION__ placeholder")
+	}
+}
+
+// TestAppCompressed: every text asset and the engine go out brotli- or
+// gzip-compressed as the client accepts, and decode to the same bytes as
+// the plain answer.
+func TestAppCompressed(t *testing.T) {
+	app := newTestApp(t)
+	version := regexp.MustCompile(`/assets/([0-9a-f]{12})/app\.js`).FindStringSubmatch(string(call(t, app, "GET", "/", "", nil).body))[1]
+	decoders := map[string]func(io.Reader) (io.Reader, error){
+		"br":   func(r io.Reader) (io.Reader, error) { return brotli.NewReader(r), nil },
+		"gzip": func(r io.Reader) (io.Reader, error) { return gzip.NewReader(r) },
+		"":     func(r io.Reader) (io.Reader, error) { return r, nil },
+	}
+	for _, path := range []string{"/", "/sw.js", "/manifest.webmanifest", "/t/ABC234",
+		"/assets/" + version + "/app.js", "/assets/" + version + "/app.css", "/assets/" + version + "/icon.svg",
+		"/assets/" + version + "/engine/engine.wasm", "/assets/0123456789ab/app.js"} {
+		plain := call(t, app, "GET", path, "", nil)
+		if plain.status != 200 || plain.header.Get("Content-Encoding") != "" {
+			t.Fatalf("GET %s without Accept-Encoding = %d, Content-Encoding %q", path, plain.status, plain.header.Get("Content-Encoding"))
+		}
+		for _, tt := range []struct{ accept, want string }{
+			{"gzip, deflate, br, zstd", "br"},
+			{"br;q=1.0, gzip;q=0.8", "br"},
+			{"gzip", "gzip"},
+			{"br;q=0, gzip", "gzip"},
+			{"*", "br"},
+			{"*;q=0", ""},
+			{"identity", ""},
+			{"deflate", ""},
+		} {
+			t.Run(path+" "+tt.accept, func(t *testing.T) {
+				r := call(t, app, "GET", path, "", map[string]string{"Accept-Encoding": tt.accept})
+				if got := r.header.Get("Content-Encoding"); got != tt.want {
+					t.Fatalf("Content-Encoding %q, want %q", got, tt.want)
+				}
+				if got := r.header.Get("Vary"); got != "Accept-Encoding" {
+					t.Errorf("Vary %q, want Accept-Encoding", got)
+				}
+				if got, want := r.header.Get("Cache-Control"), plain.header.Get("Cache-Control"); got != want {
+					t.Errorf("Cache-Control %q, want %q as uncompressed", got, want)
+				}
+				if tt.want != "" && len(r.body) >= len(plain.body) {
+					t.Errorf("%s body is %d bytes, the plain one %d", tt.want, len(r.body), len(plain.body))
+				}
+				rd, err := decoders[tt.want](bytes.NewReader(r.body))
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := io.ReadAll(rd)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got, plain.body) {
+					t.Errorf("the %q body decodes to %d bytes that differ from the plain %d", tt.want, len(got), len(plain.body))
+				}
+			})
+		}
+		head := call(t, app, "HEAD", path, "", map[string]string{"Accept-Encoding": "br"})
+		if head.status != 200 || head.header.Get("Content-Encoding") != "br" || len(head.body) != 0 {
+			t.Errorf("HEAD %s = %d, Content-Encoding %q, %d body bytes", path, head.status, head.header.Get("Content-Encoding"), len(head.body))
+		}
+	}
+	// A PNG is compressed already: it goes out as it is, whatever is accepted.
+	png := call(t, app, "GET", "/assets/"+version+"/icon-192.png", "", map[string]string{"Accept-Encoding": "br, gzip"})
+	if png.status != 200 || png.header.Get("Content-Encoding") != "" {
+		t.Errorf("icon-192.png = %d, Content-Encoding %q; want 200 uncompressed", png.status, png.header.Get("Content-Encoding"))
 	}
 }
 
