@@ -1,7 +1,9 @@
 package scoring
 
 import (
+	"encoding/json"
 	"errors"
+	"os"
 	"testing"
 )
 
@@ -41,5 +43,57 @@ func TestDecodeStrictPointers(t *testing.T) {
 	var b board
 	if err := DecodeStrict([]byte(" null "), "/b", &b); err != nil {
 		t.Errorf("a null board is an empty board, got %v", err)
+	}
+}
+
+// TestOnePassDecodeAgrees scores every recorded request, and requests the
+// one-pass decoder refuses where encoding/json does not, with and without
+// the one-pass decoder, and wants the same answer, error for error.
+func TestOnePassDecodeAgrees(t *testing.T) {
+	raw, err := os.ReadFile(requestsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []recordedRequest
+	if err := json.Unmarshal(raw, &cases); err != nil {
+		t.Fatal(err)
+	}
+	board := `{"researcher":"mary-kingsley","track":3,"tiles":[{"row":0,"col":0,"kind":"insect","continent":"asia"}]}`
+	for _, body := range []string{
+		`{"players":[{"name":"Ana","board":null},{"name":"Ben"}]}`,
+		`{"PLAYERS":[{"Name":"Ana","Board":` + board + `},{"name":"Ben"}]}`,
+		`{"players":[{"name":"Ana","board":{"TRACK":3,"Tiles":[{"ROW":0,"col":0,"kind":"insect","continent":"asia"}]}},{"name":"Ben"}]}`,
+		`{"players":[{"name":"Ana","name":"Cleo","board":` + board + `},{"name":"Ben"}]}`,
+		`{"players":[{"name":"Ana","board":{"track":3,"track":4}},{"name":"Ben"}],"variants":{"oneFragment":1,"oneFragment":-1}}`,
+		`{"players":[{"name":"An\u0000a"},{"name":"Ben"}]}`,
+		"{\"players\":[{\"name\":\"An\xffa\"},{\"name\":\"Ben\"}]}",
+		`{"players":[{"name":"Ana","board":{"track":"3"}},{"name":"Ben"}]}`,
+		`{"players":[{"name":"Ana","board":{"track":1e2}},{"name":"Ben"}]}`,
+		`{"players":[{"name":"Ana","board":{"track":-0}},{"name":"Ben","board":{"name":"\ud800"}}]}`,
+		`{"players":[{"name":"Ana","board":{"totals":{"track":3,"track":4}}},{"name":"Ben"}]}`,
+		`{"players":[{"name":"Ana","board":[]},{"name":"Ben","board":7}]} `,
+		`{"players":[{"name":"Ana"}]} {}`,
+	} {
+		for _, game := range []string{"insecta", "insectarium", "insektenhotel"} {
+			cases = append(cases, recordedRequest{Name: "extra " + game + " " + body, Game: game, Body: body})
+		}
+	}
+	answer := func(c recordedRequest) string {
+		res, err := ScoreJSON(c.Game, []byte(c.Body))
+		b, _ := json.Marshal(struct {
+			Res *Result
+			Err error
+		}{res, err})
+		return string(b)
+	}
+	defer func() { onePass = true }()
+	for _, c := range cases {
+		onePass = true
+		got := answer(c)
+		onePass = false
+		want := answer(c)
+		if got != want {
+			t.Errorf("%s:\none pass %s\nold way  %s", c.Name, got, want)
+		}
 	}
 }

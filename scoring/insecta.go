@@ -185,7 +185,7 @@ type insectaMedal struct {
 // boards are collected so a form can mark every field at once.
 func (g insecta) Evaluate(players []PlayerInput, variants map[string]int) (*Evaluation, error) {
 	var verr ValidationError
-	oneFragment := Variant(g.Spec(), variants, "oneFragment")
+	oneFragment := Variant(*specOf(g), variants, "oneFragment")
 	boards := make([]insectaBoard, len(players))
 	ok := make([]bool, len(players))
 	sheets := make([]*totalsSheet, len(players))
