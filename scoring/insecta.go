@@ -295,7 +295,13 @@ func (b *insectaBoard) validate(base string, verr *ValidationError) {
 		verr.Add(base+"/fragments", "a researcher's journal has 0 to 3 fragments, not %d", b.Fragments)
 	}
 	for n, t := range b.Tiles {
-		t.validate(base+indexPointer(insectaTilePointers, "/tiles/", n), verr)
+		// The tile's own pointer is put before the pointers of its
+		// problems only when it has any: a valid board builds none.
+		before := len(verr.Errors)
+		t.validate("", verr)
+		if len(verr.Errors) > before {
+			verr.prefix(before, base+indexPointer(insectaTilePointers, "/tiles/", n))
+		}
 	}
 	b.validateLayout(base, verr)
 	b.validateMedals(base, verr)
@@ -547,7 +553,8 @@ func (b *insectaBoard) flood(cells *[insectaRows][insectaCols]int, group []int, 
 func (b *insectaBoard) validateMedals(base string, verr *ValidationError) {
 	seen := map[string]bool{}
 	for n, m := range b.Medals {
-		ptr := fmt.Sprintf("%s/medals/%d", base, n)
+		before := len(verr.Errors)
+		const ptr = "" // the medal's pointer is put before its problems' at the end
 		switch {
 		case m.Medal == "":
 			verr.Add(ptr+"/medal", "choose the medal")
@@ -563,6 +570,9 @@ func (b *insectaBoard) validateMedals(base string, verr *ValidationError) {
 			verr.Add(ptr+"/level", "give the level of your marker on this medal")
 		case *m.Level < 1 || *m.Level > insectaMaxMedalLevel:
 			verr.Add(ptr+"/level", "a medal level is 1 to %d, not %d", insectaMaxMedalLevel, *m.Level)
+		}
+		if len(verr.Errors) > before {
+			verr.prefix(before, fmt.Sprintf("%s/medals/%d", base, n))
 		}
 	}
 }
@@ -651,17 +661,23 @@ func insectaFragmentPoints(fragments, oneFragment int) int {
 // unnamed small Asian beetle, which may be the same species: a missing
 // trait never merges tiles that show different ones.
 func (b *insectaBoard) distinctInsects(src []Source) []Source {
-	seen := make(map[string]bool, len(b.Tiles))
+	// An unnamed insect's key is its traits, kept apart from names.
+	type species struct {
+		name                   string
+		unnamed                bool
+		continent, order, size string
+	}
+	seen := make(map[species]bool, len(b.Tiles))
 	for n, t := range b.Tiles {
 		if t.Kind != "insect" {
 			continue
 		}
 		name := strings.TrimSpace(insectaText(t.Name))
-		key := "name:" + NameKey(name)
+		key := species{name: NameKey(name)}
 		label := name
 		if name == "" {
 			order, size := insectaText(t.Order), insectaText(t.Size)
-			key = "traits:" + *t.Continent + "/" + order + "/" + size
+			key = species{unnamed: true, continent: *t.Continent, order: order, size: size}
 			label = insectaTraits(*t.Continent, order, size)
 		}
 		if seen[key] {

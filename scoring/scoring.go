@@ -154,6 +154,15 @@ func (e *ValidationError) Add(pointer, format string, args ...any) {
 	e.Errors = append(e.Errors, FieldError{Pointer: pointer, Detail: fmt.Sprintf(format, args...)})
 }
 
+// prefix puts ptr before the pointers of the problems from the from-th
+// on. A part of a request can so be checked below "" and its pointer built
+// only when it has a problem.
+func (e *ValidationError) prefix(from int, ptr string) {
+	for i := from; i < len(e.Errors); i++ {
+		e.Errors[i].Pointer = ptr + e.Errors[i].Pointer
+	}
+}
+
 // Err returns e as an error if it holds any problem, and nil otherwise.
 func (e *ValidationError) Err() error {
 	if len(e.Errors) == 0 {
