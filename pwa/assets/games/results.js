@@ -10,6 +10,7 @@ import { h } from '../ui/dom.js';
 import { enumOf, labelOf } from '../ui/widgets.js';
 import { openSheet } from '../ui/sheet.js';
 import { boardField, loadForm, unitOf } from './forms.js';
+import { ordinal } from '../history/historyui.js';
 
 /** @typedef {import('../sync/api.js').Spec} Spec */
 /** @typedef {import('../sync/api.js').Result} Result */
@@ -231,13 +232,4 @@ function joinNames(names) {
 /** @param {string} s */
 function capitalize(s) {
   return s.charAt(0).toUpperCase() + s.slice(1);
-}
-
-/**
- * ordinal writes a rank: 1st, 2nd, 3rd, 4th.
- * @param {number} n
- */
-export function ordinal(n) {
-  const s = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' }[n % 10] ?? 'th');
-  return `${n}${s}`;
 }

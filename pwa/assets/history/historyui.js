@@ -10,10 +10,20 @@ import {
 } from '../sync/api.js';
 import { DEFAULT_GROUP, currentGroup, groupName, rememberGroup, setCurrentGroup } from './groupstore.js';
 import { openSheet } from '../ui/sheet.js';
-import { ordinal } from '../games/results.js';
 
 /** @typedef {import('../sync/api.js').PlaySummary} PlaySummary */
 /** @typedef {import('../sync/api.js').GameInfo} GameInfo */
+
+/**
+ * ordinal writes a rank: 1st, 2nd, 3rd, 4th. It sits with the other
+ * figures written for people, so the home screen's group link does not
+ * load the results screen.
+ * @param {number} n
+ */
+export function ordinal(n) {
+  const s = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' }[n % 10] ?? 'th');
+  return `${n}${s}`;
+}
 
 /** MIN_RATED_PLAYS is how many plays with others a rating needs (the server's MinRatedPlays). */
 export const MIN_RATED_PLAYS = 3;

@@ -49,12 +49,12 @@ import { navigate } from '../router.js';
 import { clearProblems, markProblems, playerOf } from '../ui/problems.js';
 import { segmented, text, toggle } from '../ui/widgets.js';
 import { boardField, boardRequest, loadForm, unitOf } from '../games/forms.js';
-import { ordinal, renderResults } from '../games/results.js';
+import { renderResults } from '../games/results.js';
 import { rematchButton } from '../games/score.js';
 import { watchTable } from './live.js';
 import { openSheet } from '../ui/sheet.js';
 import { hotelPanel, hotelPhase } from './hotel.js';
-import { foldName, knownPlayers, nameChips } from '../history/historyui.js';
+import { foldName, knownPlayers, nameChips, ordinal } from '../history/historyui.js';
 import { currentGroup } from '../history/groupstore.js';
 
 /** @typedef {import('../sync/api.js').Spec} Spec */
