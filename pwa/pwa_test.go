@@ -198,19 +198,75 @@ func TestModulesAvoidWhatTheCSPBlocks(t *testing.T) {
 	}
 }
 
-// Every module is preloaded by the shell, so a screen never waits on a
-// chain of imports, except the board forms, which load per game.
-func TestShellPreloadsEveryModule(t *testing.T) {
-	html := read(t, "index.html")
-	forms := map[string]bool{"assets/games/insecta.js": true, "assets/games/insectarium.js": true, "assets/games/insektenhotel.js": true,
-		// The engine's runtime loads with the engine, after the first paint.
-		"assets/engine/wasm_exec.js": true}
-	for _, f := range assetFiles(t) {
-		if path.Ext(f) != ".js" || forms[f] {
+// dynamicImport matches `=> import('./x.js')` and `await import('./x.js')`,
+// not the `{import('./x.js').T}` of a JSDoc type.
+var dynamicImport = regexp.MustCompile(`(?:=>|await|return)\s+import\(\s*['"]([^'"]+)['"]\s*\)`)
+
+// imports lists the modules a module imports, statically or when a screen
+// opens, as paths under assets/.
+func imports(t *testing.T, f string, re *regexp.Regexp) []string {
+	t.Helper()
+	var out []string
+	for _, m := range re.FindAllStringSubmatch(read(t, f), -1) {
+		target := path.Join(path.Dir(f), m[1])
+		if _, err := fs.Stat(pwa.Files, target); err != nil {
+			t.Errorf("%s imports %q, which is not embedded", f, m[1])
 			continue
 		}
-		if !strings.Contains(html, `href="/`+f+`"`) && !strings.Contains(html, `src="/`+f+`"`) {
-			t.Errorf("index.html neither preloads nor loads /%s", f)
+		out = append(out, target)
+	}
+	return out
+}
+
+// closure is every module reached from app.js by the given imports.
+func closure(t *testing.T, res ...*regexp.Regexp) map[string]bool {
+	t.Helper()
+	seen := map[string]bool{"assets/app.js": true}
+	for todo := []string{"assets/app.js"}; len(todo) > 0; {
+		f := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		for _, re := range res {
+			for _, g := range imports(t, f, re) {
+				if !seen[g] {
+					seen[g] = true
+					todo = append(todo, g)
+				}
+			}
+		}
+	}
+	return seen
+}
+
+// The shell preloads exactly what the home screen runs (app.js and what it
+// imports statically), so the first load never waits on a chain of imports
+// and carries no other screen. Every other module loads when its screen
+// opens (a dynamic import), except the board forms, which load per game,
+// and the engine's runtime, which loads with the engine after the first
+// paint. The service worker precaches them all (TestServiceWorkerCachesEveryAsset).
+func TestShellPreloadsTheHomeScreen(t *testing.T) {
+	html := read(t, "index.html")
+	home := closure(t, staticImport)
+	loaded := closure(t, staticImport, dynamicImport)
+	for _, f := range []string{"assets/games/insecta.js", "assets/games/insectarium.js", "assets/games/insektenhotel.js"} {
+		loaded[f] = strings.Contains(read(t, "assets/games/forms.js"), "import(`./${game}.js`)")
+	}
+	for _, f := range assetFiles(t) {
+		if path.Ext(f) != ".js" {
+			continue
+		}
+		preloaded := strings.Contains(html, `<link rel="modulepreload" href="/`+f+`">`) || strings.Contains(html, `<script type="module" src="/`+f+`">`)
+		switch {
+		case home[f] && !preloaded:
+			t.Errorf("the home screen imports /%s, which index.html does not preload", f)
+		case !home[f] && preloaded:
+			t.Errorf("index.html preloads /%s, which the home screen does not import", f)
+		case !loaded[f]:
+			t.Errorf("/%s is neither imported by the home screen nor loaded when a screen opens", f)
+		}
+	}
+	for _, f := range []string{"assets/games/score.js", "assets/table/table.js", "assets/history/plays.js", "assets/ui/widgets.js"} {
+		if home[f] {
+			t.Errorf("the home screen imports /%s, another screen's module", f)
 		}
 	}
 }

@@ -6,6 +6,9 @@
 // asks for it once it has loaded ("cache-engine"), so it never delays the
 // first paint, and then scores offline from this cache. /api/ is never
 // cached here: the app keeps its own copies of what it read (IndexedDB).
+// SHELL holds every screen's modules: the home screen's first load fetches
+// only its own, and the install caches the rest in the background, so any
+// screen opens offline.
 
 const CACHE = 'insectscore-__VERSION__';
 const SHELL = [
@@ -30,6 +33,7 @@ const SHELL = [
   '/assets/history/leaderboard.js',
   '/assets/history/logplay.js',
   '/assets/history/player.js',
+  '/assets/history/plays.js',
   '/assets/sync/api.js',
   '/assets/sync/idb-keyval.js',
   '/assets/sync/localdb.js',

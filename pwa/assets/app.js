@@ -19,20 +19,21 @@ import { start as startOutbox } from './sync/outbox.js';
 import { loadEngine } from './engine/engine.js';
 import { syncIndicator } from './ui/syncstate.js';
 import { interceptLinks, navigate, takeNotice } from './router.js';
-import { scoreScreen } from './games/score.js';
-import { newTableScreen, tableScreen } from './table/table.js';
 import { groupBar, historyPanel, historyRoutes } from './history/history.js';
 
 /** @typedef {(root: HTMLElement, params: string[]) => (void | (() => void) | Promise<void | (() => void)>)} Screen */
 
+// A screen's modules load when its route opens: the home screen's first
+// load carries only its own (index.html preloads them), and the service
+// worker has cached the rest for offline use.
 /** @type {[RegExp, Screen][]} */
 const routes = [
   [/^\/$/, homeScreen],
-  [/^\/score\/([a-z0-9-]+)\/?$/, (root, [game]) => scoreScreen(root, game, 'edit')],
-  [/^\/score\/([a-z0-9-]+)\/results\/?$/, (root, [game]) => scoreScreen(root, game, 'results')],
-  [/^\/tables\/new\/?$/, (root) => newTableScreen(root)],
-  [/^\/t\/([A-Za-z0-9]+)\/?$/, (root, [code]) => tableScreen(root, code)],
-  [/^\/t\/([A-Za-z0-9]+)\/seats\/(\d+)\/?$/, (root, [code, seat]) => tableScreen(root, code, Number(seat))],
+  [/^\/score\/([a-z0-9-]+)\/?$/, (root, [game]) => import('./games/score.js').then((m) => m.scoreScreen(root, game, 'edit'))],
+  [/^\/score\/([a-z0-9-]+)\/results\/?$/, (root, [game]) => import('./games/score.js').then((m) => m.scoreScreen(root, game, 'results'))],
+  [/^\/tables\/new\/?$/, (root) => import('./table/table.js').then((m) => m.newTableScreen(root))],
+  [/^\/t\/([A-Za-z0-9]+)\/?$/, (root, [code]) => import('./table/table.js').then((m) => m.tableScreen(root, code))],
+  [/^\/t\/([A-Za-z0-9]+)\/seats\/(\d+)\/?$/, (root, [code, seat]) => import('./table/table.js').then((m) => m.tableScreen(root, code, Number(seat)))],
   ...historyRoutes,
 ];
 
