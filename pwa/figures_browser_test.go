@@ -28,9 +28,21 @@ type firstLoad struct {
 	} `json:"resources"`
 }
 
+// The home screen's first load, until the load event (the service
+// worker's registration comes after it): bytes as transferred, so
+// compressed, headers included. Issue 10 aims at 8 requests; the home
+// screen's own modules (14 of them, from app.js to idb-keyval.js) keep it
+// at 17 until some are merged, so the budget holds today's count and
+// fails on any module that joins the first load.
+const (
+	firstLoadBytes    = 60 * 1024
+	firstLoadRequests = 17
+)
+
 // TestBrowserFirstLoadWithoutEngine loads the home screen on a fresh
 // profile: nothing of the rules engine's WebAssembly is fetched before the
-// page has loaded; it comes afterwards, and then scores.
+// page has loaded; it comes afterwards, and then scores. The first load
+// stays within its budget of bytes and requests.
 func TestBrowserFirstLoadWithoutEngine(t *testing.T) {
 	base := startApp(t)
 	b := newBrowser(t, base)
@@ -49,18 +61,23 @@ func TestBrowserFirstLoadWithoutEngine(t *testing.T) {
 	if got.Load <= 0 {
 		t.Fatalf("the page reports no load event end (%v)", got.Load)
 	}
-	bytes, requests := got.Nav, 1
+	transfer, body, requests := got.Nav, 0.0, 1
 	for _, r := range got.Resources {
 		engine := strings.HasSuffix(r.Name, "/engine.wasm") || strings.HasSuffix(r.Name, "/wasm_exec.js")
 		if r.Start < got.Load {
 			if engine {
 				t.Errorf("%s was fetched %.0f ms into the page, before it loaded (%.0f ms): the engine must not be on the first load", r.Name, r.Start, got.Load)
 			}
-			bytes += r.Transfer
+			t.Logf("  %6.0f B (%6.0f B decoded) %s", r.Transfer, r.Body, r.Name)
+			transfer += r.Transfer
+			body += r.Body
 			requests++
 		}
 	}
-	t.Logf("first load: %d requests, %.0f bytes transferred (the engine not among them); load event at %.0f ms", requests, bytes, got.Load)
+	t.Logf("first load: %d requests, %.0f bytes transferred (%.0f B of resources decoded; the engine not among them); load event at %.0f ms", requests, transfer, body, got.Load)
+	if transfer > firstLoadBytes || requests > firstLoadRequests {
+		t.Errorf("the home screen's first load is %d requests and %.0f bytes; the budget is %d requests and %d bytes", requests, transfer, firstLoadRequests, firstLoadBytes)
+	}
 	b.checkConsole()
 }
 
