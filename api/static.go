@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/andybalholm/brotli"
 	"github.com/gofiber/fiber/v2"
@@ -29,12 +30,25 @@ type assets struct {
 	// rewritten to the versioned ones.
 	shell map[string]*asset
 	files map[string]*asset
+	// compressed is closed once every compressible file has its forms.
+	compressed chan struct{}
 }
 
-// asset is one file with its precompressed forms (nil when compressing
-// does not pay, as for PNG).
+// asset is one file and, once compressed in the background, its
+// compressed forms.
 type asset struct {
-	raw, br, gz []byte
+	raw []byte
+	// packed holds the brotli and gzip forms once made; until then (and
+	// for files compressing does not pay for, as PNG) the file goes as it is.
+	packed atomic.Pointer[packed]
+	// compressible says the file is worth compressing (so answers vary by
+	// Accept-Encoding, even before its forms are ready).
+	compressible bool
+}
+
+// packed is a file's compressed forms; nil where that coding does not pay.
+type packed struct {
+	br, gz []byte
 }
 
 var shellFiles = []string{"index.html", "sw.js", "manifest.webmanifest"}
@@ -47,7 +61,10 @@ var compressible = map[string]bool{
 }
 
 // loadAssets prepares the embedded app once per process: the files never
-// change while it runs, and compressing them costs about a second.
+// change while it runs. Compressing them costs about a second of CPU (much
+// more under the race detector), so it runs in the background: start-up
+// does not wait for it, and a file goes uncompressed until its forms are
+// ready.
 var loadAssets = sync.OnceValues(buildAssets)
 
 func buildAssets() (*assets, error) {
@@ -85,15 +102,33 @@ func buildAssets() (*assets, error) {
 		b = bytes.ReplaceAll(b, []byte("/assets/"), []byte("/assets/"+a.version+"/"))
 		a.shell[name] = &asset{raw: bytes.ReplaceAll(b, []byte("__VERSION__"), []byte(a.version))}
 	}
-	var wg sync.WaitGroup
+	// Small text first, so the first screen's files are soon compressed,
+	// then the engine; one goroutine, so requests keep a core.
+	var queue []*asset
+	var engines []*asset
 	for _, m := range []map[string]*asset{a.shell, a.files} {
 		for name, f := range m {
-			if compressible[path.Ext(name)] {
-				wg.Go(func() { f.compress(path.Ext(name) == ".wasm") })
+			if !compressible[path.Ext(name)] {
+				continue
+			}
+			f.compressible = true
+			if path.Ext(name) == ".wasm" {
+				engines = append(engines, f)
+			} else {
+				queue = append(queue, f)
 			}
 		}
 	}
-	wg.Wait()
+	a.compressed = make(chan struct{})
+	go func() {
+		defer close(a.compressed)
+		for _, f := range queue {
+			f.compress(false)
+		}
+		for _, f := range engines {
+			f.compress(true)
+		}
+	}()
 	return a, nil
 }
 
@@ -113,12 +148,14 @@ func (f *asset) compress(large bool) {
 	_ = bw.Close()
 	_, _ = gw.Write(f.raw)
 	_ = gw.Close()
+	var p packed
 	if br.Len() < len(f.raw) {
-		f.br = br.Bytes()
+		p.br = br.Bytes()
 	}
 	if gz.Len() < len(f.raw) {
-		f.gz = gz.Bytes()
+		p.gz = gz.Bytes()
 	}
+	f.packed.Store(&p)
 }
 
 // serveApp answers every other GET: the app shell, versioned assets, and
@@ -168,16 +205,18 @@ func sendFile(c *fiber.Ctx, name string, f *asset) error {
 	}
 	c.Set(fiber.HeaderContentType, ctype)
 	b := f.raw
-	if f.br != nil || f.gz != nil {
+	if f.compressible {
 		c.Vary(fiber.HeaderAcceptEncoding)
+	}
+	if p := f.packed.Load(); p != nil {
 		accept := c.Get(fiber.HeaderAcceptEncoding)
 		switch {
-		case f.br != nil && accepts(accept, "br"):
+		case p.br != nil && accepts(accept, "br"):
 			c.Set(fiber.HeaderContentEncoding, "br")
-			b = f.br
-		case f.gz != nil && accepts(accept, "gzip"):
+			b = p.br
+		case p.gz != nil && accepts(accept, "gzip"):
 			c.Set(fiber.HeaderContentEncoding, "gzip")
-			b = f.gz
+			b = p.gz
 		}
 	}
 	return c.Send(b)
@@ -209,4 +248,16 @@ func accepts(header, coding string) bool {
 		return named > 0
 	}
 	return star > 0
+}
+
+// AssetsCompressed is closed once every embedded file has its compressed
+// forms. Serving never waits for it; what measures the bytes sent does.
+func AssetsCompressed() <-chan struct{} {
+	a, err := loadAssets()
+	if err != nil {
+		c := make(chan struct{})
+		close(c)
+		return c
+	}
+	return a.compressed
 }
