@@ -93,7 +93,10 @@ func (b *browser) joinAs(code string, seat int) {
 	b.t.Helper()
 	claim := `button.claim-btn[data-seat="` + string(rune('0'+seat)) + `"]`
 	b.do(chromedp.Navigate(b.base+"/t/"+code), chromedp.WaitVisible(chromedp.CSS(claim)))
-	b.do(chromedp.Click(chromedp.CSS(claim)),
+	// The seat list is redrawn on every live update, so the button is found
+	// and tapped in one step in the page rather than by a node id that a
+	// redraw may have replaced.
+	b.do(chromedp.Evaluate[chromedp.Void](`document.querySelector(`+js(claim)+`).click()`),
 		chromedp.WaitVisible(chromedp.CSS(`button`+pointer("/players/"+string(rune('0'+seat))+"/board/grid/0/0"))))
 }
 
