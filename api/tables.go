@@ -200,64 +200,54 @@ func (s *server) claimSeat(c *fiber.Ctx) error {
 // putBoard answers PUT /api/v1/tables/{code}/seats/{seat}/board. The board
 // is saved even when it breaks a rule, so nothing typed is lost; the answer's
 // errors say what to fix, and finishing refuses until it is fixed.
+//
+// It asks the store once: PutBoard authorises, checks the version, saves
+// and returns the table after the write in one transaction. The answer and
+// the live event are scored from that table, outside the transaction.
 func (s *server) putBoard(c *fiber.Ctx) error {
 	seat, err := seatParam(c)
 	if err != nil {
 		return err
 	}
-	code, role, err := s.identify(c)
-	if err == nil {
-		err = permit(role, seat)
-	}
+	token, err := bearerToken(c)
 	if err != nil {
 		return err
 	}
+	code := strings.ToUpper(c.Params("code"))
 	ifVersion, err := ifMatch(c)
-	if err != nil {
-		return err
-	}
 	board := json.RawMessage(c.Body())
-	if !json.Valid(board) || !isObjectOrNull(board) {
-		return errorf(fiber.StatusBadRequest, "the board must be a JSON object")
+	if err == nil && (!json.Valid(board) || !isObjectOrNull(board)) {
+		err = errorf(fiber.StatusBadRequest, "the board must be a JSON object")
 	}
-	if err := scoring.CheckText(board); err != nil {
-		return err
+	if err == nil {
+		err = scoring.CheckText(board)
 	}
-	if err := s.checkUntracked(c.UserContext(), code); err != nil {
-		return err
-	}
-	// The seat's own phone sends its edits as one board: once it is in,
-	// nothing of the seat waits on that phone.
-	save := s.store.SaveBoard
-	if !role.Host {
-		save = s.store.SaveOwnBoard
-	}
-	if _, err := save(c.UserContext(), code, seat, board, ifVersion); err != nil {
-		return err
-	}
-	v, err := s.publish(c, code)
 	if err != nil {
+		// A token that may not write the seat is told before what is
+		// wrong with the request.
+		if _, aerr := s.authorize(c, seat); aerr != nil {
+			return aerr
+		}
 		return err
 	}
-	c.Set(fiber.HeaderETag, fmt.Sprintf(`"%d"`, v.Version))
-	return c.JSON(fiber.Map{"version": v.Version, "standings": v.Standings, "errors": v.Errors})
-}
-
-// checkUntracked refuses board edits once an Insektenhotel table is played
-// move by move: the hotels then follow from the moves.
-func (s *server) checkUntracked(ctx context.Context, code string) error {
-	t, err := s.store.FindTableByCode(ctx, code)
-	if err != nil {
-		return err
-	}
-	moves, err := s.loadMoves(ctx, t)
-	if err != nil {
-		return err
-	}
-	if len(moves) > 0 {
+	t, _, err := s.store.PutBoard(c.UserContext(), models.BoardPut{Code: code, Token: token, Seat: seat, Board: board,
+		IfVersion: ifVersion, Allow: func(role models.Role) error {
+			if err := rejectRole(c, role); err != nil {
+				return err
+			}
+			return permit(role, seat)
+		}})
+	if errors.Is(err, models.ErrTracked) {
 		return errorf(fiber.StatusConflict, "this table is played move by move: undo every move to change a hotel by hand")
 	}
-	return nil
+	if err != nil {
+		return err
+	}
+	// No moves: PutBoard refuses a table played move by move.
+	v := view(t, nil, s.cfg.Now())
+	_ = s.send(code, v)
+	c.Set(fiber.HeaderETag, fmt.Sprintf(`"%d"`, v.Version))
+	return c.JSON(fiber.Map{"version": v.Version, "standings": v.Standings, "errors": v.Errors})
 }
 
 // finishTable answers POST /api/v1/tables/{code}/finish (host only). It
@@ -414,13 +404,19 @@ func (s *server) publish(c *fiber.Ctx, code string) (tableView, error) {
 		s.log.Warn("live update not sent", "code", code, "err", err)
 		return tableView{}, err
 	}
+	return v, s.send(code, v)
+}
+
+// send sends v to the table's live streams. An error is logged here;
+// streams catch up with the next change or reconnect.
+func (s *server) send(code string, v tableView) error {
 	data, err := json.Marshal(v)
 	if err != nil {
 		s.log.Warn("live update not sent", "code", code, "err", err)
-		return v, err
+		return err
 	}
 	s.broker.Publish(code, models.Event{Version: v.Version, Data: data})
-	return v, nil
+	return nil
 }
 
 // authorize checks the bearer token against the table of the :code
@@ -438,20 +434,37 @@ func (s *server) authorize(c *fiber.Ctx, seat int) (string, error) {
 // the :code parameter; no token, or one of no seat there, is a 401.
 func (s *server) identify(c *fiber.Ctx) (string, models.Role, error) {
 	code := strings.ToUpper(c.Params("code"))
-	token, ok := strings.CutPrefix(c.Get(fiber.HeaderAuthorization), "Bearer ")
-	if !ok || strings.TrimSpace(token) == "" {
-		c.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="insectscore"`)
-		return "", models.Role{}, errorf(fiber.StatusUnauthorized, "this needs the host's or the seat's token (Authorization: Bearer …)")
+	token, err := bearerToken(c)
+	if err != nil {
+		return "", models.Role{}, err
 	}
-	role, err := s.store.Authorize(c.UserContext(), code, strings.TrimSpace(token))
+	role, err := s.store.Authorize(c.UserContext(), code, token)
 	if err != nil {
 		return "", role, err
 	}
-	if !role.Valid() {
-		c.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="insectscore", error="invalid_token"`)
-		return "", role, errorf(fiber.StatusUnauthorized, "this token does not belong to this table")
+	if err := rejectRole(c, role); err != nil {
+		return "", role, err
 	}
 	return code, role, nil
+}
+
+// bearerToken reads the request's bearer token; none is a 401.
+func bearerToken(c *fiber.Ctx) (string, error) {
+	token, ok := strings.CutPrefix(c.Get(fiber.HeaderAuthorization), "Bearer ")
+	if !ok || strings.TrimSpace(token) == "" {
+		c.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="insectscore"`)
+		return "", errorf(fiber.StatusUnauthorized, "this needs the host's or the seat's token (Authorization: Bearer …)")
+	}
+	return strings.TrimSpace(token), nil
+}
+
+// rejectRole refuses a token that belongs to no one at the table (401).
+func rejectRole(c *fiber.Ctx, role models.Role) error {
+	if !role.Valid() {
+		c.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="insectscore", error="invalid_token"`)
+		return errorf(fiber.StatusUnauthorized, "this token does not belong to this table")
+	}
+	return nil
 }
 
 // permit says whether role may act for seat (-1: only the host may act).

@@ -97,6 +97,9 @@ type Store struct {
 	// importBatchDone, when set, is called after each batch an import
 	// commits: tests look at the store half-way through an import.
 	importBatchDone func()
+	// stopCheckpoints ends the checkpoint goroutine of a SQLite file and
+	// waits for it; nil elsewhere.
+	stopCheckpoints func()
 }
 
 // slowQuery is the duration above which a statement is logged as slow.
@@ -174,6 +177,10 @@ func open(ctx context.Context, dsn string, log *slog.Logger, list []migration) (
 		readDB.SetMaxOpenConns(readConns)
 		readDB.SetMaxIdleConns(readConns)
 		readDB.SetConnMaxIdleTime(5 * time.Minute)
+		if err := s.startCheckpoints(ctx, dsn); err != nil {
+			s.Close()
+			return nil, openError(dsn, err)
+		}
 	}
 	// An import cut short by a stop leaves its group hidden until its
 	// lease runs out; a start clears what such imports wrote. (Tests of
@@ -186,6 +193,48 @@ func open(ctx context.Context, dsn string, log *slog.Logger, list []migration) (
 		return nil, openError(dsn, err)
 	}
 	return s, nil
+}
+
+// checkpointEvery is how often the WAL of a SQLite file is copied back
+// into the database file.
+const checkpointEvery = time.Second
+
+// startCheckpoints moves WAL checkpoints off the request path: the writer
+// no longer checkpoints when it commits (wal_autocheckpoint=0), and a
+// connection of its own runs a PASSIVE checkpoint every checkpointEvery,
+// which neither waits for nor blocks the writer, so its fsyncs stall no
+// write. Should the writer's connection ever be replaced, the new one
+// checkpoints as SQLite does by default. Close stops it.
+func (s *Store) startCheckpoints(ctx context.Context, dsn string) error {
+	if err := s.db.WithContext(ctx).Exec("PRAGMA wal_autocheckpoint = 0").Error; err != nil {
+		return err
+	}
+	cp, err := sql.Open("sqlite3", withParams(dsn, append(busyTimeout(dsn), "_txlock=deferred")))
+	if err != nil {
+		return err
+	}
+	cp.SetMaxOpenConns(1)
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		defer cp.Close()
+		tick := time.NewTicker(checkpointEvery)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				// Busy or not, the next tick tries again.
+				_, _ = cp.Exec("PRAGMA wal_checkpoint(PASSIVE)")
+			}
+		}
+	}()
+	s.stopCheckpoints = func() {
+		close(stop)
+		<-done
+	}
+	return nil
 }
 
 // readConns is how many reads run at once on a SQLite file. Readers do not
@@ -273,6 +322,10 @@ func (s *Store) writable(ctx context.Context) error {
 // Close releases the database. With SQLite it also checkpoints the WAL into
 // the main file.
 func (s *Store) Close() error {
+	if s.stopCheckpoints != nil {
+		s.stopCheckpoints()
+		s.stopCheckpoints = nil
+	}
 	if s.rdb != s.db {
 		if readDB, err := s.rdb.DB(); err == nil {
 			readDB.Close()

@@ -1,0 +1,145 @@
+package models
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// PutBoard returns the table exactly as a reload after the write would,
+// and refuses what SaveBoard refuses, checking the token first.
+func TestPutBoard(t *testing.T) {
+	eachStore(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		clock := time.Date(2026, 5, 1, 20, 0, 0, 0, time.UTC)
+		s.Now = func() time.Time { clock = clock.Add(time.Second); return clock }
+		tb, host, err := s.CreateTable(ctx, NewTable{Game: "insecta", Names: []string{"Ada", "Ben"}, Variants: map[string]int{"x": 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ben, err := s.ClaimSeat(ctx, tb.Code, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := s.ReportSeatSync(ctx, tb.Code, 1, 3, clock.Add(-time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+		check := func(p BoardPut, wantRole Role) *Table {
+			t.Helper()
+			got, role, err := s.PutBoard(ctx, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if role != wantRole {
+				t.Errorf("role %+v, want %+v", role, wantRole)
+			}
+			want, err := s.FindTableByCode(ctx, tb.Code)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("PutBoard gave\n%+v\na reload gives\n%+v", got, want)
+			}
+			return got
+		}
+		v := 2
+		got := check(BoardPut{Code: tb.Code, Token: host, Seat: 0, Board: json.RawMessage(`{"a": 1}`), IfVersion: &v}, Role{Host: true, Seat: -1})
+		if got.Version != 3 {
+			t.Errorf("version %d, want 3", got.Version)
+		}
+		// The seat's own phone: heard from, nothing unsent.
+		got = check(BoardPut{Code: tb.Code, Token: ben, Seat: 1, Board: json.RawMessage(`{"b": 2}`)}, Role{Seat: 1})
+		if got.Seats[1].Sync.Unsent != 0 || got.Seats[1].Sync.LastSeenAt == nil {
+			t.Errorf("seat 1 sync %+v", got.Seats[1].Sync)
+		}
+		check(BoardPut{Code: tb.Code, Token: host, Seat: 1, Board: json.RawMessage(`null`)}, Role{Host: true, Seat: -1})
+
+		stale := 2
+		for name, c := range map[string]struct {
+			p    BoardPut
+			want error
+		}{
+			"wrong token":  {BoardPut{Code: tb.Code, Token: "nope", Seat: 0, Board: json.RawMessage(`{}`)}, errDenied},
+			"other seat":   {BoardPut{Code: tb.Code, Token: ben, Seat: 0, Board: json.RawMessage(`{}`)}, errDenied},
+			"no table":     {BoardPut{Code: "ZZZZZZ", Token: host, Seat: 0, Board: json.RawMessage(`{}`)}, ErrNotFound},
+			"no seat":      {BoardPut{Code: tb.Code, Token: host, Seat: 7, Board: json.RawMessage(`{}`)}, ErrNotFound},
+			"stale":        {BoardPut{Code: tb.Code, Token: host, Seat: 0, Board: json.RawMessage(`{}`), IfVersion: &stale}, &VersionError{}},
+			"stale, other": {BoardPut{Code: tb.Code, Token: ben, Seat: 0, Board: json.RawMessage(`{}`), IfVersion: &stale}, errDenied},
+		} {
+			c.p.Allow = func(r Role) error {
+				if !r.CanEditSeat(c.p.Seat) {
+					return errDenied
+				}
+				return nil
+			}
+			_, _, err := s.PutBoard(ctx, c.p)
+			var ve *VersionError
+			if _, isVE := c.want.(*VersionError); isVE && errors.As(err, &ve) && ve.Current == 5 {
+				continue
+			}
+			if !errors.Is(err, c.want) {
+				t.Errorf("%s: %v, want %v", name, err, c.want)
+			}
+		}
+		if _, err := s.AppendMove(ctx, tb.Code, json.RawMessage(`{}`), nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := s.PutBoard(ctx, BoardPut{Code: tb.Code, Token: host, Seat: 0, Board: json.RawMessage(`{}`)}); !errors.Is(err, ErrTracked) {
+			t.Errorf("with moves: %v, want ErrTracked", err)
+		}
+		if _, err := s.UndoLastMove(ctx, tb.Code, nil); err != nil {
+			t.Fatal(err)
+		}
+		after, err := s.FindTableByCode(ctx, tb.Code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if after.Version != 7 {
+			t.Errorf("version %d after refusals, want 7 (two moves)", after.Version)
+		}
+	})
+}
+
+var errDenied = errors.New("denied")
+
+// On PostgreSQL a board write is four round trips: BEGIN, the read under
+// the table's lock, one write, COMMIT.
+func TestPutBoardStatements(t *testing.T) {
+	eachStore(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		tb, host, err := s.CreateTable(ctx, NewTable{Game: "insecta", Names: []string{"Ada", "Ben"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n atomic.Int64
+		count := func(*gorm.DB) { n.Add(1) }
+		cb := s.db.Callback()
+		for _, err := range []error{
+			cb.Query().Before("*").Register("count_query", count),
+			cb.Row().Before("*").Register("count_row", count),
+			cb.Raw().Before("*").Register("count_raw", count),
+			cb.Update().Before("*").Register("count_update", count),
+			cb.Create().Before("*").Register("count_create", count),
+		} {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, _, err := s.PutBoard(ctx, BoardPut{Code: tb.Code, Token: host, Seat: 1, Board: json.RawMessage(`{"a": 1}`)}); err != nil {
+			t.Fatal(err)
+		}
+		want := int64(3) // SQLite: the read, then the seat's and the table's updates
+		if s.isPostgres() {
+			want = 2
+		}
+		if got := n.Load(); got != want {
+			t.Errorf("%d statements between BEGIN and COMMIT, want %d", got, want)
+		}
+	})
+}
