@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -85,7 +84,7 @@ func (s *server) tableEvents(c *fiber.Ctx) error {
 	c.Context().SetBodyStreamWriter(fasthttp.StreamWriter(func(w *bufio.Writer) {
 		defer release()
 		defer sub.Close()
-		fmt.Fprintf(w, "retry: 2000\n\n")
+		_, _ = w.WriteString("retry: 2000\n\n")
 		if t.Version > last {
 			writeEvent(w, models.Event{Version: t.Version, Data: first})
 		}
@@ -109,7 +108,7 @@ func (s *server) tableEvents(c *fiber.Ctx) error {
 					last, sent = ev.Version, ev.Data
 				}
 			case <-tick.C:
-				fmt.Fprintf(w, ": heartbeat\n\n")
+				_, _ = w.WriteString(": heartbeat\n\n")
 			}
 			if w.Flush() != nil {
 				return // the client is gone
@@ -119,6 +118,13 @@ func (s *server) tableEvents(c *fiber.Ctx) error {
 	return nil
 }
 
+// writeEvent writes the event's frame in one write: a frame larger than
+// the buffer goes straight through once the buffer is empty, instead of
+// being copied through it in pieces.
 func writeEvent(w *bufio.Writer, ev models.Event) {
-	fmt.Fprintf(w, "id: %d\nevent: table\ndata: %s\n\n", ev.Version, ev.Data)
+	frame := ev.Frame()
+	if w.Buffered() > 0 && len(frame) > w.Available() && w.Flush() != nil {
+		return
+	}
+	_, _ = w.Write(frame)
 }

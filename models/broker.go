@@ -1,11 +1,32 @@
 package models
 
-import "sync"
+import (
+	"strconv"
+	"sync"
+)
 
 // Event is one live update of a table: its version and its JSON.
 type Event struct {
 	Version int
 	Data    []byte
+	// frame is Frame, built once by Publish and shared by every
+	// subscriber, so a thousand streams do not each format the table.
+	frame []byte
+}
+
+// Frame returns the event as an event stream sends it: a Server-Sent
+// Events "table" event whose id is the version and whose data is the JSON
+// (one line: JSON from encoding/json holds no raw newline).
+func (ev Event) Frame() []byte {
+	if ev.frame != nil {
+		return ev.frame
+	}
+	frame := make([]byte, 0, len(ev.Data)+40)
+	frame = append(frame, "id: "...)
+	frame = strconv.AppendInt(frame, int64(ev.Version), 10)
+	frame = append(frame, "\nevent: table\ndata: "...)
+	frame = append(frame, ev.Data...)
+	return append(frame, "\n\n"...)
 }
 
 // MemoryBroker fans table updates out to the subscribers of one process.
@@ -55,6 +76,7 @@ func (b *MemoryBroker) Subscribe(code string) *Subscription {
 // Publish hands ev to every subscriber of the table with code. It never
 // blocks on a slow subscriber.
 func (b *MemoryBroker) Publish(code string, ev Event) {
+	ev.frame = ev.Frame()
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for s := range b.subs[code] {

@@ -47,3 +47,25 @@ func TestMemoryBroker(t *testing.T) {
 		t.Error("subscribing to a closed broker gives an open channel")
 	}
 }
+
+// TestEventFrame: the frame is the Server-Sent Events block a stream
+// sends, and Publish builds it once for every subscriber.
+func TestEventFrame(t *testing.T) {
+	ev := Event{Version: 12, Data: []byte(`{"code": "ABC234"}`)}
+	want := "id: 12\nevent: table\ndata: {\"code\": \"ABC234\"}\n\n"
+	if got := string(ev.Frame()); got != want {
+		t.Errorf("Frame() = %q, want %q", got, want)
+	}
+	b := NewMemoryBroker()
+	defer b.Close()
+	one, two := b.Subscribe("ABC234"), b.Subscribe("ABC234")
+	b.Publish("ABC234", ev)
+	a, _ := one.Latest()
+	c, _ := two.Latest()
+	if got := string(a.Frame()); got != want {
+		t.Errorf("published Frame() = %q, want %q", got, want)
+	}
+	if &a.Frame()[0] != &c.Frame()[0] {
+		t.Error("each subscriber has its own copy of the frame, want one shared")
+	}
+}

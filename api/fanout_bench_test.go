@@ -1,0 +1,183 @@
+package api
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"slices"
+	"strconv"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"insectscore/models"
+)
+
+// timedBroker notes when each version was handed to the broker, the
+// moment a change starts fanning out to the streams.
+type timedBroker struct {
+	*models.MemoryBroker
+	mu   sync.Mutex
+	sent map[int]time.Time
+}
+
+func (b *timedBroker) Publish(code string, ev models.Event) {
+	b.mu.Lock()
+	b.sent[ev.Version] = time.Now()
+	b.mu.Unlock()
+	b.MemoryBroker.Publish(code, ev)
+}
+
+func (b *timedBroker) sentAt(version int) time.Time {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.sent[version]
+}
+
+// arrival is one stream's receipt of a whole table event.
+type arrival struct {
+	version int
+	at      time.Time
+}
+
+// BenchmarkEventFanout opens INSECTSCORE_STREAMS event streams (default
+// 50) on one four-player Insecta table over 127.0.0.1 and saves a board
+// b.N times. Each change's delivery latency, from the broker's Publish to
+// a stream having read the whole frame, is taken on every stream; p50 and
+// p99 over all deliveries are reported, and the CPU time of server and
+// clients together per delivery. For the README figures:
+//
+//	INSECTSCORE_STREAMS=1000 go test ./api -run '^$' -bench EventFanout -benchtime 30x
+func BenchmarkEventFanout(b *testing.B) {
+	streams := 50
+	if s := os.Getenv("INSECTSCORE_STREAMS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > 5000 {
+			b.Fatalf("INSECTSCORE_STREAMS=%q: want 1 to 5000", s)
+		}
+		streams = n
+	}
+	broker := &timedBroker{MemoryBroker: models.NewMemoryBroker(), sent: map[int]time.Time{}}
+	app, _ := newTestAppWith(b, Config{Broker: broker, MaxStreamsPerClient: streams + 1, MaxStreams: streams + 1})
+	base := serve(b, app)
+	b.Cleanup(broker.Close)
+	// The app's files are compressed in the background after start-up:
+	// wait, so that does not share the cores with the measured changes.
+	if a, err := loadAssets(); err == nil {
+		<-a.compressed
+	}
+
+	ct := decodeJSON[createdTable](b, mustHTTP(b, "POST", base+"/api/v1/tables",
+		`{"game": "insecta", "players": ["Ana", "Ben", "Cleo", "Dan"]}`, nil, 201))
+	host := bearer(ct.HostToken)
+	var example struct {
+		Players []struct{ Board map[string]any }
+	}
+	raw, err := os.ReadFile("testdata/insecta-example.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &example); err != nil {
+		b.Fatal(err)
+	}
+	board := func(track int) string {
+		m := example.Players[0].Board // the larger board, for a table of about 7 KB
+		m["track"] = track
+		out, _ := json.Marshal(m)
+		return string(out)
+	}
+	for seat := range 4 {
+		mustHTTP(b, "PUT", base+boardPath(ct.Code, seat), board(10), host, 200)
+	}
+	version := 5 // created at 1, four boards since
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: -1, DisableCompression: true}}
+	arrivals := make(chan arrival, 4*streams)
+	var readers sync.WaitGroup
+	for range streams {
+		req, _ := http.NewRequestWithContext(ctx, "GET", base+"/api/v1/tables/"+ct.Code+"/events", nil)
+		resp, err := client.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if resp.StatusCode != 200 {
+			b.Fatalf("GET events: status %d", resp.StatusCode)
+		}
+		readers.Add(1)
+		go func() {
+			defer readers.Done()
+			defer resp.Body.Close()
+			readArrivals(resp.Body, arrivals)
+		}()
+	}
+	// wait waits until every stream has the table at version v.
+	var latencies []time.Duration
+	wait := func(v int, measure bool) {
+		deadline := time.After(30 * time.Second)
+		for got := 0; got < streams; {
+			select {
+			case a := <-arrivals:
+				if a.version == v {
+					got++
+					if measure {
+						latencies = append(latencies, a.at.Sub(broker.sentAt(v)))
+					}
+				}
+			case <-deadline:
+				b.Fatalf("version %d reached %d of %d streams", v, got, streams)
+			}
+		}
+	}
+	wait(version, false)
+	frame := len(mustHTTP(b, "GET", base+"/api/v1/tables/"+ct.Code, "", nil, 200).body)
+
+	var before, after syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &before)
+	b.ResetTimer()
+	for i := range b.N {
+		mustHTTP(b, "PUT", base+boardPath(ct.Code, i%4), board(11+i), host, 200)
+		version++
+		wait(version, true)
+	}
+	b.StopTimer()
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &after)
+	cpu := time.Duration(after.Utime.Nano() + after.Stime.Nano() - before.Utime.Nano() - before.Stime.Nano())
+	slices.Sort(latencies)
+	pct := func(p float64) float64 {
+		return float64(latencies[int(p*float64(len(latencies)-1))].Microseconds()) / 1000
+	}
+	b.ReportMetric(pct(0.50), "p50-ms")
+	b.ReportMetric(pct(0.99), "p99-ms")
+	b.ReportMetric(pct(1), "max-ms")
+	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N*streams), "cpu-µs/delivery")
+	b.ReportMetric(float64(streams), "streams")
+	b.ReportMetric(float64(frame), "table-bytes")
+	cancel()
+	readers.Wait()
+}
+
+// readArrivals reads an event stream and reports each table event once
+// its block is complete.
+func readArrivals(body interface{ Read([]byte) (int, error) }, out chan<- arrival) {
+	r := bufio.NewReaderSize(body, 64<<10)
+	id := -1
+	for {
+		line, err := r.ReadSlice('\n')
+		if err != nil {
+			return
+		}
+		switch {
+		case bytes.HasPrefix(line, []byte("id: ")):
+			id, _ = strconv.Atoi(string(bytes.TrimSpace(line[4:])))
+		case len(line) == 1 && id >= 0:
+			out <- arrival{id, time.Now()}
+			id = -1
+		}
+	}
+}
