@@ -307,9 +307,7 @@ func TestBrowserA11yQuickScore(t *testing.T) {
 // own board and the finished results.
 func TestBrowserA11yTable(t *testing.T) {
 	base := startApp(t)
-	chrome := newChromium(t)
-	host := newTab(t, chrome, base, true)
-	phone := newTab(t, chrome, base, true)
+	host, phone := twoPhones(t, base)
 	host.do(chromedp.Navigate(base+"/tables/new"), chromedp.WaitVisible(chromedp.CSS(pointer("/game"))))
 	host.tap(pointer("/game"), "insectarium")
 	host.checkScreen("table-new")
@@ -339,9 +337,7 @@ func TestBrowserA11yTable(t *testing.T) {
 // on a player's phone.
 func TestBrowserA11yHotelTable(t *testing.T) {
 	base := startApp(t)
-	chrome := newChromium(t)
-	host := newTab(t, chrome, base, true)
-	phone := newTab(t, chrome, base, true)
+	host, phone := twoPhones(t, base)
 	code := host.startTable("insektenhotel", "Ana", "Ben")
 	hostToken, _ := host.stored(code)["hostToken"].(string)
 	putBoard(t, base, code, 0, hostToken, `{"hotel":"blue","floors":[{"species":"bee","guests":0},{"species":"ant","guests":0},{"species":"fly","guests":0}]}`)

@@ -904,9 +904,7 @@ var codeAlphabet = regexp.MustCompile(`^[A-HJKMNP-Z2-9]{6}$`)
 // phones show the results.
 func TestBrowserTableTwoPhones(t *testing.T) {
 	base := startApp(t)
-	chrome := newChromium(t)
-	host := newTab(t, chrome, base, true)
-	phone := newTab(t, chrome, base, true)
+	host, phone := twoPhones(t, base)
 
 	code := host.startTable("insectarium", "Ana", "Ben")
 	if !codeAlphabet.MatchString(code) {
@@ -1095,9 +1093,7 @@ func TestBrowserTableReconnect(t *testing.T) {
 // and the host undoes the pass.
 func TestBrowserTableInsektenhotel(t *testing.T) {
 	base := startApp(t)
-	chrome := newChromium(t)
-	host := newTab(t, chrome, base, true)
-	phone := newTab(t, chrome, base, true)
+	host, phone := twoPhones(t, base)
 
 	code := host.startTable("insektenhotel", "Ana", "Ben")
 	if got := host.textNow(`[data-testid=hotel-setup]`); !strings.Contains(got, "every hotel") {

@@ -358,9 +358,7 @@ func (b *browser) lightAgain() {
 func TestBrowserGroupInvite(t *testing.T) {
 	base := startApp(t)
 	postPlay(t, base, "default", "insectarium", time.Now().Add(-time.Hour), seedPlayer{"Ana", displayBoard(2)}, seedPlayer{"Ben", displayBoard(0)})
-	chrome := newChromium(t)
-	host := newTab(t, chrome, base, true)
-	phone := newTab(t, chrome, base, true)
+	host, phone := twoPhones(t, base)
 
 	host.do(chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS(`.group-chip`)))
 	host.do(chromedp.Click(chromedp.CSS(`.group-chip`)), chromedp.WaitVisible(chromedp.CSS(`#new-group-name`)))

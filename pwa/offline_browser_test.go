@@ -269,14 +269,20 @@ func TestBrowserReloadKeepsEntries(t *testing.T) {
 	phone.checkConsole()
 }
 
+// twoPhones opens two phones in one browser, each a context of its own
+// (separate storage), as the host and a player would hold them.
+func twoPhones(t *testing.T, base string) (host, phone *browser) {
+	t.Helper()
+	chrome := newChromium(t)
+	return newTab(t, chrome, base, true), newTab(t, chrome, base, true)
+}
+
 // fullTableWithBen starts an Insectarium table for Ana and Ben on the host's
 // phone, seats Ben on his own phone, and fills both displays (Ben at 3), so
 // the game can finish.
 func fullTableWithBen(t *testing.T, base string) (host, phone *browser, code string) {
 	t.Helper()
-	chrome := newChromium(t)
-	host = newTab(t, chrome, base, true)
-	phone = newTab(t, chrome, base, true)
+	host, phone = twoPhones(t, base)
 	code = host.startTable("insectarium", "Ana", "Ben")
 	hostToken, _ := host.stored(code)["hostToken"].(string)
 	phone.joinAs(code, 1)

@@ -269,9 +269,7 @@ func TestBrowserUndoDelete(t *testing.T) {
 func TestBrowserHostScreen(t *testing.T) {
 	srv := serveApp(t, filepath.Join(t.TempDir(), "host.db"), "127.0.0.1:0")
 	base := srv.base
-	chrome := newChromium(t)
-	host := newTab(t, chrome, base, true)
-	phone := newTab(t, chrome, base, true)
+	host, phone := twoPhones(t, base)
 	code := host.startTable("insectarium", "Ana", "Ben", "Cleo")
 	hostToken, _ := host.stored(code)["hostToken"].(string)
 	open := `document.querySelector('[data-testid=invite]').open`
