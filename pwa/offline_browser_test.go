@@ -18,6 +18,10 @@ import (
 // and restart the real server on the same SQLite file, and reload pages
 // mid-entry.
 
+// engineModule is the URL of this build's engine loader, in the page (it
+// is not preloaded: it loads after the first paint, beside app.js).
+const engineModule = `new URL('engine/engine.js', document.querySelector('script[type="module"][src]').src).href`
+
 // waitOfflineReady waits until the page is controlled by the service
 // worker, the worker has cached the rules engine, and the page has loaded
 // it: from then on the app works with no network.
@@ -28,7 +32,7 @@ func (b *browser) waitOfflineReady() {
 		const names = await caches.keys();
 		const urls = (await Promise.all(names.map(async (n) => (await (await caches.open(n)).keys()).map((r) => r.url)))).flat();
 		if (!urls.some((u) => u.endsWith('/engine/engine.wasm'))) return false;
-		const m = await import(document.querySelector('link[href$="/engine/engine.js"]').href);
+		const m = await import(`+engineModule+`);
 		return m.engineReady() !== null;
 	})()`)
 }

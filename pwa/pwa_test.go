@@ -271,6 +271,16 @@ func TestShellPreloadsTheHomeScreen(t *testing.T) {
 	}
 }
 
+// The home screen draws the app's icon inline, to spare the first load a
+// request: it must stay the same picture as icon.svg.
+func TestHomeIconIsTheAppIcon(t *testing.T) {
+	icon := strings.TrimSpace(read(t, "assets/icon.svg"))
+	app := read(t, "assets/app.js")
+	if !strings.Contains(app, "`data:image/svg+xml,${encodeURIComponent(`"+icon+"`)}`") {
+		t.Error("app.js does not draw icon.svg as it is: copy assets/icon.svg into its iconURL")
+	}
+}
+
 // The live table's pieces must agree with the server: the table routes are
 // app routes, the stream's event is named "table", and a table's tokens are
 // kept under the key the browser tests (and a reload) look for.
@@ -283,7 +293,7 @@ func TestTableWiring(t *testing.T) {
 		{"assets/table/live.js", `addEventListener('table'`},
 		{"assets/table/live.js", `addEventListener('online'`},
 		{"assets/table/live.js", `'visibilitychange'`},
-		{"assets/sync/store.js", "`insectscore.table.${"},
+		{"assets/sync/api.js", "`insectscore.table.${"},
 		{"assets/sync/api.js", `'If-Match'`},
 		{"assets/sync/api.js", "`Bearer ${token}`"},
 	} {
@@ -308,7 +318,7 @@ func TestHistoryWiring(t *testing.T) {
 		{"assets/history/history.js", `/^\/groups\/([a-z0-9]+)\/?$/`},
 		{"assets/sync/api.js", `{ group: currentGroup(), ...req }`},
 		{"assets/sync/api.js", `new URLSearchParams({ group })`},
-		{"assets/history/groupstore.js", `const currentKey = 'insectscore.group';`},
+		{"assets/sync/api.js", `const currentKey = 'insectscore.group';`},
 		{"assets/ui/charts.js", `document.createElementNS(NS, tag)`},
 		{"assets/ui/charts.js", `role: 'img', 'aria-labelledby'`},
 	} {

@@ -12,12 +12,8 @@
 //   /history, /plays/…, /leaderboards/…, /players/…, /groups/…, /g/{id}
 //                            the group's history (history.js lists them)
 
-import { h, replace } from './ui/dom.js';
-import { listGames } from './sync/api.js';
-import { entryState, keptTables } from './sync/store.js';
-import { start as startOutbox } from './sync/outbox.js';
-import { loadEngine } from './engine/engine.js';
-import { syncIndicator } from './ui/syncstate.js';
+import { h, replace, syncIndicator } from './ui/dom.js';
+import { entryState, keptTables, listGames, loadEngine, startOutbox } from './sync/api.js';
 import { interceptLinks, navigate, takeNotice } from './router.js';
 import { groupBar, historyPanel, historyRoutes } from './history/history.js';
 
@@ -25,7 +21,7 @@ import { groupBar, historyPanel, historyRoutes } from './history/history.js';
 
 // A screen's modules load when its route opens: the home screen's first
 // load carries only its own (index.html preloads them), and the service
-// worker has cached the rest for offline use.
+// worker caches the rest in the background for offline use.
 /** @type {[RegExp, Screen][]} */
 const routes = [
   [/^\/$/, homeScreen],
@@ -117,6 +113,29 @@ async function render() {
   }
 }
 
+// The home screen's icon is icon.svg, inline (TestHomeIconIsTheAppIcon
+// holds them equal): one request fewer on the first load.
+const iconURL = `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512">
+<title>insectscore</title>
+<rect width="512" height="512" rx="112" fill="#1f5a3d"/>
+<g transform="translate(256 256) scale(.84) translate(-256 -256)">
+<g stroke="#f2b33d" stroke-linecap="round" stroke-width="18">
+<path d="M150 220 92 180M140 292 78 300M152 366 100 420M362 220 420 180M372 292 434 300M360 366 412 420"/>
+<path d="M242 84 198 36M270 84 314 36" stroke-width="14"/>
+</g>
+<g fill="#f2b33d">
+<ellipse cx="256" cy="100" rx="34" ry="30"/>
+<ellipse cx="256" cy="162" rx="80" ry="44"/>
+<ellipse cx="256" cy="298" rx="120" ry="150"/>
+</g>
+<g fill="#1f5a3d">
+<circle cx="206" cy="262" r="22"/><circle cx="306" cy="262" r="22"/>
+<circle cx="214" cy="356" r="17"/><circle cx="298" cy="356" r="17"/>
+</g>
+<path d="M256 176V446M170 204H342" stroke="#1f5a3d" stroke-width="11" stroke-linecap="round"/>
+</g>
+</svg>`)}`;
+
 /** Where the home screen remembers how many games it listed. */
 const gameCountKey = 'insectscore.games';
 
@@ -145,7 +164,7 @@ async function homeScreen(root) {
   replace(root,
     groupBar(),
     h('header', { class: 'hero' },
-      h('img', { src: new URL('./icon.svg', import.meta.url).pathname, alt: '', width: 56, height: 56, class: 'hero-icon' }),
+      h('img', { src: iconURL, alt: '', width: 56, height: 56, class: 'hero-icon' }),
       h('p', { class: 'brand' }, 'insectscore'),
       h('h1', {}, 'Score a game'),
       h('p', { class: 'lead' }, 'Enter the final boards and watch the totals add up. Nothing to install, nothing to sign up for.')),
@@ -261,8 +280,15 @@ render();
 if (document.readyState === 'complete') afterLoad();
 else window.addEventListener('load', afterLoad);
 
-/** afterLoad registers the service worker and warms the rules engine. */
+/**
+ * afterLoad links the manifest, registers the service worker and warms
+ * the rules engine.
+ */
 function afterLoad() {
+  // The manifest is for installing the app, which nothing needs before the
+  // page has loaded; linked from index.html, Chromium fetches it on the
+  // first load.
+  document.head.append(h('link', { rel: 'manifest', href: '/manifest.webmanifest' }));
   if ('serviceWorker' in navigator) {
     navigator.serviceWorker.register('/sw.js').catch(() => { /* the app works without it */ });
   }

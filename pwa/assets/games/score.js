@@ -7,8 +7,7 @@
 // in the browser, and the entry is kept on the phone as it is typed.
 
 import { h, replace } from '../ui/dom.js';
-import { ApiError, getGame, scoreGame } from '../sync/api.js';
-import { loadEntry, saveEntry } from '../sync/store.js';
+import { ApiError, currentGroup, getGame, loadEntry, saveEntry, scoreGame } from '../sync/api.js';
 import { playerOf } from '../ui/problems.js';
 import { renderResults } from './results.js';
 import { openSheet } from '../ui/sheet.js';
@@ -16,11 +15,10 @@ import { boardRequest, loadForm } from './forms.js';
 import { boardSet, playerName, scoreRequest } from './boardset.js';
 import { keepInHistory } from '../history/logplay.js';
 import { knownPlayers } from '../history/historyui.js';
-import { currentGroup } from '../history/groupstore.js';
 import { navigate } from '../router.js';
 
 /** @typedef {import('../sync/api.js').Spec} Spec */
-/** @typedef {import('../sync/store.js').Entry} Entry */
+/** @typedef {import('../sync/api.js').Entry} Entry */
 /** @typedef {import('./forms.js').BoardForm} BoardForm */
 
 /**

@@ -9,13 +9,14 @@
 //   /g/{id}          an invite link: join the group and switch to it
 
 import { h, replace } from '../ui/dom.js';
-import { ApiError, createGroup, getGroup, groupPath, importGroup } from '../sync/api.js';
 import {
-  DEFAULT_GROUP, currentGroup, forgetGroup, groupId, knownGroups, rememberGroup, setCurrentGroup,
-} from './groupstore.js';
+  ApiError, DEFAULT_GROUP, createGroup, currentGroup, forgetGroup, getGroup, groupId, groupPath, importGroup, knownGroups,
+  rememberGroup, setCurrentGroup,
+} from '../sync/api.js';
 import { navigate } from '../router.js';
 import { openSheet } from '../ui/sheet.js';
-import { nameOfGroup, topbar } from './historyui.js';
+import { topbar } from './historyui.js';
+import { nameOfGroup } from './history.js';
 
 /** @typedef {import('../sync/api.js').Group} Group */
 

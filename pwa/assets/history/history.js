@@ -1,6 +1,7 @@
 // history.js: the group's memory. The routes of every history screen, and
-// their entries on the home screen. A screen's module loads when its route
-// opens, so the home screen loads only this file and historyui.js.
+// their entries on the home screen, with the link to the current group. A
+// screen's module loads when its route opens, so the home screen loads
+// only this file.
 //
 //   /history                 plays, newest first; ?game= and ?player= filter (plays.js)
 //
@@ -12,10 +13,10 @@
 //   /groups, /groups/{id}    switch, create, invite; export and import (groups.js)
 //   /g/{id}                  an invite link: join the group (groups.js)
 //
-// Every request names the current group (groupstore.js).
+// Every request names the current group (kept by sync/api.js).
 
 import { h } from '../ui/dom.js';
-import { groupLink } from './historyui.js';
+import { DEFAULT_GROUP, currentGroup, getGroup, groupName, rememberGroup } from '../sync/api.js';
 
 /** @type {[RegExp, (root: HTMLElement, params: string[]) => any][]} */
 export const historyRoutes = [
@@ -50,4 +51,45 @@ export function historyPanel() {
       h('a', { class: 'btn', href: '/history', dataset: { testid: 'home-history' } }, h('span', { class: 'ico ico-history', 'aria-hidden': 'true' }), 'History'),
       h('a', { class: 'btn', href: '/leaderboards', dataset: { testid: 'home-leaderboards' } }, h('span', { class: 'ico ico-trophy', 'aria-hidden': 'true' }), 'Leaderboards')),
     h('a', { class: 'btn btn-quiet log-link', href: '/plays/new', dataset: { testid: 'home-log-play' } }, '+ Log a past play'));
+}
+
+/** @type {Map<string, Promise<string>>} */
+const naming = new Map();
+
+/**
+ * nameOfGroup resolves a group's name: kept, or asked of the server once
+ * per page. A group the server does not know resolves to "".
+ * @param {string} id
+ * @returns {Promise<string>}
+ */
+export function nameOfGroup(id) {
+  const kept = groupName(id);
+  if (kept) return Promise.resolve(kept);
+  let p = naming.get(id);
+  if (!p) {
+    p = getGroup(id).then((g) => {
+      rememberGroup({ id: g.id, name: g.name });
+      return g.name;
+    }).catch(() => {
+      naming.delete(id);
+      return '';
+    });
+    naming.set(id, p);
+  }
+  return p;
+}
+
+/**
+ * groupLink is a link to the group switcher that names the current group;
+ * the name fills in when the server has told it.
+ * @param {string} [cls]
+ */
+export function groupLink(cls = 'group-link') {
+  const id = currentGroup();
+  const name = h('span', { class: 'group-name', dataset: { testid: 'current-group' } }, groupName(id) || (id === DEFAULT_GROUP ? 'Our table' : '…'));
+  nameOfGroup(id).then((n) => { if (n) name.textContent = n; });
+  // The visible name starts the link's accessible name (a voice user says
+  // what they see); what the link does follows for screen readers.
+  return h('a', { class: cls, href: '/groups' },
+    h('span', { class: 'group-icon', 'aria-hidden': 'true' }), name, h('span', { class: 'sr-only' }, ': switch, invite or create a group'));
 }

@@ -6,9 +6,9 @@
 
 import { h, replace } from '../ui/dom.js';
 import {
-  ApiError, copyOf, getGroup, groupPath, keepCopy, listGames, request, unreachable,
+  ApiError, DEFAULT_GROUP, copyOf, currentGroup, groupName, groupPath, keepCopy, listGames, request, setCurrentGroup, unreachable,
 } from '../sync/api.js';
-import { DEFAULT_GROUP, currentGroup, groupName, rememberGroup, setCurrentGroup } from './groupstore.js';
+import { groupLink } from './history.js';
 import { openSheet } from '../ui/sheet.js';
 
 /** @typedef {import('../sync/api.js').PlaySummary} PlaySummary */
@@ -27,47 +27,6 @@ export function ordinal(n) {
 
 /** MIN_RATED_PLAYS is how many plays with others a rating needs (the server's MinRatedPlays). */
 export const MIN_RATED_PLAYS = 3;
-
-/** @type {Map<string, Promise<string>>} */
-const naming = new Map();
-
-/**
- * nameOfGroup resolves a group's name: kept, or asked of the server once
- * per page. A group the server does not know resolves to "".
- * @param {string} id
- * @returns {Promise<string>}
- */
-export function nameOfGroup(id) {
-  const kept = groupName(id);
-  if (kept) return Promise.resolve(kept);
-  let p = naming.get(id);
-  if (!p) {
-    p = getGroup(id).then((g) => {
-      rememberGroup({ id: g.id, name: g.name });
-      return g.name;
-    }).catch(() => {
-      naming.delete(id);
-      return '';
-    });
-    naming.set(id, p);
-  }
-  return p;
-}
-
-/**
- * groupLink is a link to the group switcher that names the current group;
- * the name fills in when the server has told it.
- * @param {string} [cls]
- */
-export function groupLink(cls = 'group-link') {
-  const id = currentGroup();
-  const name = h('span', { class: 'group-name', dataset: { testid: 'current-group' } }, groupName(id) || (id === DEFAULT_GROUP ? 'Our table' : '…'));
-  nameOfGroup(id).then((n) => { if (n) name.textContent = n; });
-  // The visible name starts the link's accessible name (a voice user says
-  // what they see); what the link does follows for screen readers.
-  return h('a', { class: cls, href: '/groups' },
-    h('span', { class: 'group-icon', 'aria-hidden': 'true' }), name, h('span', { class: 'sr-only' }, ': switch, invite or create a group'));
-}
 
 /**
  * topbar is the header of a history screen: back, the title, and the

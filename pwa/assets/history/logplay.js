@@ -9,11 +9,10 @@
 //   /plays/{id}/edit      edit a recorded play
 
 import { h, replace, uid } from '../ui/dom.js';
-import { ApiError, editPlay, getGame, getPlay, listGames, logPlay } from '../sync/api.js';
-import { get, put, remove } from '../sync/localdb.js';
-import { markKept, unmarkKept } from '../sync/store.js';
-import { register } from '../sync/outbox.js';
-import { currentGroup } from './groupstore.js';
+import {
+  ApiError, currentGroup, editPlay, getGame, getPlay, listGames, logPlay, markKept, register, unmarkKept,
+  getLocal as get, putLocal as put, removeLocal as remove,
+} from '../sync/api.js';
 import { navigate } from '../router.js';
 import { field, segmented } from '../ui/widgets.js';
 import { boardRequest, loadForm } from '../games/forms.js';

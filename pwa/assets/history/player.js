@@ -6,7 +6,7 @@
 
 import { h, replace } from '../ui/dom.js';
 import { ApiError, deletingPlays, getPlayer, groupPlayers, listGames, mergePlayer, renamePlayer } from '../sync/api.js';
-import { currentGroup } from './groupstore.js';
+import { currentGroup } from '../sync/api.js';
 import { navigate } from '../router.js';
 import { openSheet } from '../ui/sheet.js';
 import { ratingChart, scoreHistogram } from '../ui/charts.js';

@@ -3,10 +3,8 @@
 
 import { h, replace } from '../ui/dom.js';
 import {
-  deletePlay, deletingPlays, getGame, getPlay, groupPlayers, listGames, listPlays,
+  currentGroup, deletePlay, deletingPlays, getGame, getPlay, groupPlayers, listGames, listPlays, newKey, withdraw,
 } from '../sync/api.js';
-import { newKey, withdraw } from '../sync/outbox.js';
-import { currentGroup } from './groupstore.js';
 import { navigate } from '../router.js';
 import { renderResults } from '../games/results.js';
 import { rematchButton } from '../games/score.js';

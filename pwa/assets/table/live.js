@@ -8,7 +8,7 @@
 
 import { h } from '../ui/dom.js';
 import { ApiError, keepTable, request, tablePath } from '../sync/api.js';
-import { kick } from '../sync/outbox.js';
+import { kick } from '../sync/api.js';
 
 /** @typedef {import('../sync/api.js').Table} Table */
 

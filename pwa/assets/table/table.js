@@ -41,10 +41,10 @@ import {
   ApiError, claimSeat, createTable, finishTable, getGame, getTable, joinTable, keepTable, listGames, pendingBoard, putBoard,
   reportSync, tablePath,
 } from '../sync/api.js';
-import { loadTableAuth, saveTableAuth } from '../sync/store.js';
-import { kick, register, subscribe as subscribeOutbox } from '../sync/outbox.js';
+import { loadTableAuth, saveTableAuth } from '../sync/api.js';
+import { kick, register, subscribeOutbox } from '../sync/api.js';
 import { engineReady, whenEngineReady } from '../engine/engine.js';
-import { age, keepShowing } from '../ui/syncstate.js';
+import { age, keepShowing } from '../ui/dom.js';
 import { navigate } from '../router.js';
 import { clearProblems, markProblems, playerOf } from '../ui/problems.js';
 import { segmented, text, toggle } from '../ui/widgets.js';
@@ -55,13 +55,13 @@ import { watchTable } from './live.js';
 import { openSheet } from '../ui/sheet.js';
 import { hotelPanel, hotelPhase } from './hotel.js';
 import { foldName, knownPlayers, nameChips, ordinal } from '../history/historyui.js';
-import { currentGroup } from '../history/groupstore.js';
+import { currentGroup } from '../sync/api.js';
 
 /** @typedef {import('../sync/api.js').Spec} Spec */
 /** @typedef {import('../sync/api.js').Table} Table */
 /** @typedef {import('../sync/api.js').FieldError} FieldError */
 /** @typedef {import('../games/forms.js').BoardForm} BoardForm */
-/** @typedef {import('../sync/store.js').TableAuth} TableAuth */
+/** @typedef {import('../sync/api.js').TableAuth} TableAuth */
 
 /** How long typing must pause before a board is saved. */
 const saveDelay = 300;
