@@ -727,7 +727,10 @@ export function startOutbox() {
   pump();
 }
 
-/** outboxState is what the sync indicator shows. @returns {OutboxState} */
+/**
+ * outboxState is the outbox as the sync indicator shows it.
+ * @returns {OutboxState}
+ */
 export function outboxState() {
   // A write held back (a delete that can still be undone) is not being
   // saved yet.
