@@ -1,11 +1,16 @@
 package api
 
 import (
+	"context"
+	"crypto/rand"
 	"encoding/json"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
+
+	"insectscore/models"
+	"insectscore/models/pgtest"
 )
 
 // applyDelta applies a delta event's data to a table JSON as the app's
@@ -317,5 +322,54 @@ func TestEventsDeltas(t *testing.T) {
 		if d.From != 7 || d.Version != 8 {
 			t.Errorf("%s: delta from %d to %d, want 7 to 8", name, d.From, d.Version)
 		}
+	}
+}
+
+// TestEventsDeltasAcrossReplicas: on PostgreSQL, a board saved through one
+// replica reaches a delta stream on another through LISTEN/NOTIFY; that
+// replica builds the delta from the table as it last sent it, so from its
+// second change on a stream there gets deltas.
+func TestEventsDeltasAcrossReplicas(t *testing.T) {
+	pg := os.Getenv("INSECTSCORE_TEST_POSTGRES")
+	if pg == "" {
+		t.Skip("set INSECTSCORE_TEST_POSTGRES to a PostgreSQL DSN (CI does)")
+	}
+	dsn := pgtest.Schema(t, pg)
+	channel := "insectscore_test_" + strings.ToLower(rand.Text())
+	var bases [2]string
+	for i := range bases {
+		broker, err := models.NewPGBroker(context.Background(), dsn, channel, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, bases[i] = serveLive(t, Config{Store: openTestStore(t, dsn), Broker: broker})
+	}
+	one, two := bases[0], bases[1]
+	ct := decodeJSON[createdTable](t, mustHTTP(t, "POST", one+"/api/v1/tables",
+		`{"game": "insecta", "players": ["Ana", "Ben", "Cleo", "Dan"]}`, nil, 201))
+	host := bearer(ct.HostToken)
+	board := exampleInsectaBoard(t)
+	for seat := range 4 {
+		mustHTTP(t, "PUT", one+boardPath(ct.Code, seat), board(seat, 10), host, 200)
+	}
+	events := openEventsAt(t, two+"/api/v1/tables/"+ct.Code+"/events?deltas=1", "")
+	wantRetry(t, events)
+	first := nextEvent(t, events)
+	if first.event != "table" || first.id != "5" {
+		t.Fatalf("first event %q id %s, want the table at 5", first.event, first.id)
+	}
+	have := []byte(first.data)
+	for i, want := range []string{"table", "delta", "delta"} {
+		mustHTTP(t, "PUT", one+boardPath(ct.Code, i), board(i, 20+i), host, 200)
+		ev := nextEvent(t, events)
+		if id := strconv.Itoa(6 + i); ev.event != want || ev.id != id {
+			t.Fatalf("change %d on the other replica: event %q id %s, want %q id %s", i+1, ev.event, ev.id, want, id)
+		}
+		if ev.event == "delta" {
+			have = applyDelta(t, have, ev.data)
+		} else {
+			have = []byte(ev.data)
+		}
+		sameJSON(t, "the table after the event", have, mustHTTP(t, "GET", two+"/api/v1/tables/"+ct.Code, "", nil, 200).body)
 	}
 }
