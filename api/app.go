@@ -80,6 +80,9 @@ type server struct {
 	guesses *missLimit
 	// streams caps open event streams.
 	streams *streamCaps
+	// recent holds each table's last live event, to send the next change
+	// as a delta.
+	recent  *recentTables
 	metrics *Metrics
 	// routeOf names the route of a request for the log and the metrics.
 	routeOf *routeTable
@@ -119,7 +122,7 @@ func New(cfg Config) (*fiber.App, error) {
 		return nil, err
 	}
 	s := &server{cfg: cfg, log: cfg.Logger, assets: a, store: cfg.Store, broker: cfg.Broker, proxies: proxies, metrics: cfg.Metrics,
-		guesses: newMissLimit(guessesPerMinute, guessWindow, cfg.Now),
+		guesses: newMissLimit(guessesPerMinute, guessWindow, cfg.Now), recent: newRecentTables(),
 		streams: newStreamCaps(cfg.MaxStreamsPerClient, cfg.MaxStreams, func(d int) { cfg.Metrics.streams.Add(float64(d)) })}
 	if cfg.BaseURL != "" {
 		if s.baseOrigin, _ = normalOrigin(cfg.BaseURL); s.baseOrigin == "" {

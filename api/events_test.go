@@ -99,9 +99,15 @@ func mustHTTP(t testing.TB, method, rawURL, body string, header map[string]strin
 // is empty, and delivers its blocks until the test ends.
 func openEvents(t *testing.T, base, code, lastID string) <-chan sseBlock {
 	t.Helper()
+	return openEventsAt(t, base+"/api/v1/tables/"+code+"/events", lastID)
+}
+
+// openEventsAt is openEvents of the stream at url.
+func openEventsAt(t *testing.T, url, lastID string) <-chan sseBlock {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)
-	req, err := http.NewRequestWithContext(ctx, "GET", base+"/api/v1/tables/"+code+"/events", nil)
+	req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

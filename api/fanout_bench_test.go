@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"net/http"
 	"os"
 	"slices"
@@ -42,17 +41,27 @@ func (b *timedBroker) sentAt(version int) time.Time {
 type arrival struct {
 	version int
 	at      time.Time
+	// bytes is the size of the event's block.
+	bytes int
 }
 
 // BenchmarkEventFanout opens INSECTSCORE_STREAMS event streams (default
 // 50) on one four-player Insecta table over 127.0.0.1 and saves a board
 // b.N times. Each change's delivery latency, from the broker's Publish to
 // a stream having read the whole frame, is taken on every stream; p50 and
-// p99 over all deliveries are reported, and the CPU time of server and
-// clients together per delivery. For the README figures:
+// p99 over all deliveries are reported, the CPU time of server and
+// clients together per delivery, and the bytes of an event as delivered.
+// "table" streams get every change as the whole table, "delta" streams
+// (?deltas=1, as the app opens them) get what changed. For the README
+// figures:
 //
 //	INSECTSCORE_STREAMS=1000 go test ./api -run '^$' -bench EventFanout -benchtime 30x
 func BenchmarkEventFanout(b *testing.B) {
+	b.Run("table", func(b *testing.B) { benchFanout(b, "") })
+	b.Run("delta", func(b *testing.B) { benchFanout(b, "?deltas=1") })
+}
+
+func benchFanout(b *testing.B, query string) {
 	streams := 50
 	if s := os.Getenv("INSECTSCORE_STREAMS"); s != "" {
 		n, err := strconv.Atoi(s)
@@ -74,24 +83,11 @@ func BenchmarkEventFanout(b *testing.B) {
 	ct := decodeJSON[createdTable](b, mustHTTP(b, "POST", base+"/api/v1/tables",
 		`{"game": "insecta", "players": ["Ana", "Ben", "Cleo", "Dan"]}`, nil, 201))
 	host := bearer(ct.HostToken)
-	var example struct {
-		Players []struct{ Board map[string]any }
-	}
-	raw, err := os.ReadFile("testdata/insecta-example.json")
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, &example); err != nil {
-		b.Fatal(err)
-	}
-	board := func(track int) string {
-		m := example.Players[0].Board // the larger board, for a table of about 7 KB
-		m["track"] = track
-		out, _ := json.Marshal(m)
-		return string(out)
-	}
+	// The rulebook example's larger board at each seat, each player with
+	// their own researcher: a table of about 11 KB, standings included.
+	board := exampleInsectaBoard(b)
 	for seat := range 4 {
-		mustHTTP(b, "PUT", base+boardPath(ct.Code, seat), board(10), host, 200)
+		mustHTTP(b, "PUT", base+boardPath(ct.Code, seat), board(seat, 10), host, 200)
 	}
 	version := 5 // created at 1, four boards since
 
@@ -101,7 +97,7 @@ func BenchmarkEventFanout(b *testing.B) {
 	arrivals := make(chan arrival, 4*streams)
 	var readers sync.WaitGroup
 	for range streams {
-		req, _ := http.NewRequestWithContext(ctx, "GET", base+"/api/v1/tables/"+ct.Code+"/events", nil)
+		req, _ := http.NewRequestWithContext(ctx, "GET", base+"/api/v1/tables/"+ct.Code+"/events"+query, nil)
 		resp, err := client.Do(req)
 		if err != nil {
 			b.Fatal(err)
@@ -118,6 +114,7 @@ func BenchmarkEventFanout(b *testing.B) {
 	}
 	// wait waits until every stream has the table at version v.
 	var latencies []time.Duration
+	delivered := 0
 	wait := func(v int, measure bool) {
 		deadline := time.After(30 * time.Second)
 		for got := 0; got < streams; {
@@ -127,6 +124,7 @@ func BenchmarkEventFanout(b *testing.B) {
 					got++
 					if measure {
 						latencies = append(latencies, a.at.Sub(broker.sentAt(v)))
+						delivered += a.bytes
 					}
 				}
 			case <-deadline:
@@ -141,7 +139,7 @@ func BenchmarkEventFanout(b *testing.B) {
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &before)
 	b.ResetTimer()
 	for i := range b.N {
-		mustHTTP(b, "PUT", base+boardPath(ct.Code, i%4), board(11+i), host, 200)
+		mustHTTP(b, "PUT", base+boardPath(ct.Code, i%4), board(i%4, 11+i), host, 200)
 		version++
 		wait(version, true)
 	}
@@ -158,6 +156,7 @@ func BenchmarkEventFanout(b *testing.B) {
 	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N*streams), "cpu-µs/delivery")
 	b.ReportMetric(float64(streams), "streams")
 	b.ReportMetric(float64(frame), "table-bytes")
+	b.ReportMetric(float64(delivered)/float64(len(latencies)), "event-bytes")
 	cancel()
 	readers.Wait()
 }
@@ -166,18 +165,22 @@ func BenchmarkEventFanout(b *testing.B) {
 // its block is complete.
 func readArrivals(body interface{ Read([]byte) (int, error) }, out chan<- arrival) {
 	r := bufio.NewReaderSize(body, 64<<10)
-	id := -1
+	id, size := -1, 0
 	for {
 		line, err := r.ReadSlice('\n')
 		if err != nil {
 			return
 		}
+		size += len(line)
 		switch {
 		case bytes.HasPrefix(line, []byte("id: ")):
 			id, _ = strconv.Atoi(string(bytes.TrimSpace(line[4:])))
 		case len(line) == 1 && id >= 0:
-			out <- arrival{id, time.Now()}
+			out <- arrival{id, time.Now(), size}
 			id = -1
+		}
+		if len(line) == 1 {
+			size = 0
 		}
 	}
 }

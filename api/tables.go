@@ -410,12 +410,12 @@ func (s *server) publish(c *fiber.Ctx, code string) (tableView, error) {
 // send sends v to the table's live streams. An error is logged here;
 // streams catch up with the next change or reconnect.
 func (s *server) send(code string, v tableView) error {
-	data, err := json.Marshal(v)
+	ev, err := s.recent.event(code, v)
 	if err != nil {
 		s.log.Warn("live update not sent", "code", code, "err", err)
 		return err
 	}
-	s.broker.Publish(code, models.Event{Version: v.Version, Data: data})
+	s.broker.Publish(code, ev)
 	return nil
 }
 

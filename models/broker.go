@@ -9,6 +9,10 @@ import (
 type Event struct {
 	Version int
 	Data    []byte
+	// Delta, when set, is what changed since an earlier event of the
+	// table: a stream whose client has exactly that event's table may
+	// send it instead of the whole table.
+	Delta *Delta
 	// frame is Frame, built once by Publish and shared by every
 	// subscriber, so a thousand streams do not each format the table.
 	frame []byte
@@ -21,11 +25,48 @@ func (ev Event) Frame() []byte {
 	if ev.frame != nil {
 		return ev.frame
 	}
-	frame := make([]byte, 0, len(ev.Data)+40)
+	return appendFrame(ev.Version, "table", ev.Data)
+}
+
+// Delta is what changed between two events of a table. It is worked out
+// when a stream first asks for it, once for every stream: a table that no
+// stream follows with deltas never pays for it.
+type Delta struct {
+	// Base is the Data of the event the delta starts from.
+	Base    []byte
+	version int
+	once    sync.Once
+	build   func() []byte
+	frame   []byte
+}
+
+// NewDelta returns the delta from the event whose Data is base to the
+// event at version; build works out its JSON, or nil when the whole table
+// is as good.
+func NewDelta(base []byte, version int, build func() []byte) *Delta {
+	return &Delta{Base: base, version: version, build: build}
+}
+
+// Frame returns the delta as an event stream sends it: a "delta" event
+// whose id is the version; nil when there is no delta worth sending.
+func (d *Delta) Frame() []byte {
+	d.once.Do(func() {
+		if data := d.build(); data != nil {
+			d.frame = appendFrame(d.version, "delta", data)
+		}
+		d.build = nil
+	})
+	return d.frame
+}
+
+func appendFrame(version int, name string, data []byte) []byte {
+	frame := make([]byte, 0, len(data)+40)
 	frame = append(frame, "id: "...)
-	frame = strconv.AppendInt(frame, int64(ev.Version), 10)
-	frame = append(frame, "\nevent: table\ndata: "...)
-	frame = append(frame, ev.Data...)
+	frame = strconv.AppendInt(frame, int64(version), 10)
+	frame = append(frame, "\nevent: "...)
+	frame = append(frame, name...)
+	frame = append(frame, "\ndata: "...)
+	frame = append(frame, data...)
 	return append(frame, "\n\n"...)
 }
 

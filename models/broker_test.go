@@ -69,3 +69,26 @@ func TestEventFrame(t *testing.T) {
 		t.Error("each subscriber has its own copy of the frame, want one shared")
 	}
 }
+
+// TestDeltaFrame: a delta is worked out once, when a stream first asks,
+// and framed as a "delta" event at the new version; none worth sending
+// gives no frame.
+func TestDeltaFrame(t *testing.T) {
+	built := 0
+	d := NewDelta([]byte(`{"version":1}`), 2, func() []byte { built++; return []byte(`{"from":1}`) })
+	if built != 0 {
+		t.Fatal("the delta was built before anyone asked")
+	}
+	want := "id: 2\nevent: delta\ndata: {\"from\":1}\n\n"
+	for range 3 {
+		if got := string(d.Frame()); got != want {
+			t.Errorf("Frame() = %q, want %q", got, want)
+		}
+	}
+	if built != 1 {
+		t.Errorf("built %d times, want once", built)
+	}
+	if f := NewDelta(nil, 3, func() []byte { return nil }).Frame(); f != nil {
+		t.Errorf("a delta not worth sending framed as %q", f)
+	}
+}

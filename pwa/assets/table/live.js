@@ -1,5 +1,7 @@
 // live.js: keeps a screen's copy of a table current. The server pushes the
-// table JSON over Server-Sent Events on every change; EventSource
+// table JSON over Server-Sent Events on every change, or, when much
+// smaller, a "delta": JSON Patch operations from the version this screen
+// has (applied here; on any gap the table is read whole). EventSource
 // reconnects by itself and resumes with Last-Event-ID. While the stream is
 // down a "Reconnecting…" banner shows; it goes at the next message. The
 // table is also read again when the phone comes back online or the page
@@ -41,11 +43,14 @@ export function watchTable(code, onTable, onLink) {
   let lost = false;
   let retry = 1000;
   let version = -1;
+  /** The last table delivered, which deltas apply to. @type {Table | null} */
+  let current = null;
 
   /** @param {Table} t */
   const deliver = (t) => {
     if (closed || !t || typeof t.version !== 'number' || t.version < version) return;
     version = t.version;
+    current = t;
     keepTable(t);
     onTable(t);
   };
@@ -60,7 +65,7 @@ export function watchTable(code, onTable, onLink) {
   const open = () => {
     timer = undefined;
     if (closed) return;
-    es = new EventSource(tablePath(code, '/events'));
+    es = new EventSource(tablePath(code, '/events?deltas=1'));
     es.addEventListener('table', (e) => {
       retry = 1000;
       setLost(false);
@@ -69,6 +74,21 @@ export function watchTable(code, onTable, onLink) {
       } catch {
         /* a broken event: the next one, or a read, brings the table */
       }
+    });
+    es.addEventListener('delta', (e) => {
+      retry = 1000;
+      setLost(false);
+      /** @type {Delta | null} */ let d = null;
+      try {
+        d = JSON.parse(/** @type {MessageEvent} */ (e).data);
+      } catch {
+        /* a broken event: read the table below */
+      }
+      const t = d && applyDelta(current, d);
+      if (t) deliver(t);
+      // A gap (the delta is not from the table here) or a broken event:
+      // read the table whole, unless this screen is already past it.
+      else if (!d || typeof d.version !== 'number' || d.version > version) refresh();
     });
     // After a drop the server only sends the table if it changed meanwhile,
     // so read it once to know the stream is back and nothing was missed.
@@ -127,4 +147,65 @@ export function watchTable(code, onTable, onLink) {
       document.removeEventListener('visibilitychange', onVisible);
     },
   };
+}
+
+/**
+ * @typedef {Object} PatchOp one JSON Patch (RFC 6902) operation
+ * @property {'add' | 'remove' | 'replace'} op
+ * @property {string} path a JSON Pointer into the table
+ * @property {unknown} [value]
+ */
+
+/**
+ * @typedef {Object} Delta the data of a "delta" event
+ * @property {number} from the version the patch applies to
+ * @property {number} version the version it makes
+ * @property {PatchOp[]} patch
+ */
+
+/**
+ * applyDelta returns the table d makes of base, or null when d does not
+ * start from base's version or an operation does not fit: the caller then
+ * reads the table whole. base itself is left as it was.
+ * @param {Table | null} base
+ * @param {Delta} d
+ * @returns {Table | null}
+ */
+export function applyDelta(base, d) {
+  if (!base || !d || base.version !== d.from || typeof d.version !== 'number' || !Array.isArray(d.patch)) return null;
+  const t = structuredClone(base);
+  for (const op of d.patch) {
+    if (!applyOp(t, op)) return null;
+  }
+  return t.version === d.version ? t : null;
+}
+
+/**
+ * applyOp applies one operation to doc in place; false if it does not fit.
+ * @param {any} doc
+ * @param {PatchOp} o
+ * @returns {boolean}
+ */
+function applyOp(doc, o) {
+  if (!o || typeof o.path !== 'string' || !o.path.startsWith('/')) return false;
+  const keys = o.path.slice(1).split('/').map((k) => k.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const last = /** @type {string} */ (keys.pop());
+  let parent = doc;
+  for (const k of keys) {
+    parent = Array.isArray(parent) ? parent[Number(k)] : parent?.[k];
+    if (parent === null || typeof parent !== 'object') return false;
+  }
+  if (Array.isArray(parent)) {
+    const i = Number(last);
+    if (!Number.isInteger(i) || i < 0 || i > parent.length || (i === parent.length && o.op !== 'add')) return false;
+    if (o.op === 'add') parent.splice(i, 0, o.value);
+    else if (o.op === 'replace') parent[i] = o.value;
+    else if (o.op === 'remove') parent.splice(i, 1);
+    else return false;
+    return true;
+  }
+  if (o.op === 'add' || (o.op === 'replace' && Object.hasOwn(parent, last))) parent[last] = o.value;
+  else if (o.op === 'remove' && Object.hasOwn(parent, last)) delete parent[last];
+  else return false;
+  return true;
 }
