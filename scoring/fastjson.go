@@ -3,6 +3,7 @@
 package scoring
 
 import (
+	"bytes"
 	"encoding/json"
 	"unicode/utf8"
 )
@@ -90,22 +91,33 @@ func (r *reader) text() (start, end int, ok bool) {
 	}
 	start = r.i
 	ascii := true
-	for r.i < len(r.b) {
-		c := r.b[r.i]
+	b := r.b
+	for i := start; i < len(b); i++ {
+		c := b[i]
+		if !textStop[c] {
+			continue
+		}
 		switch {
 		case c == '"':
-			end = r.i
-			r.i++
-			return start, end, ascii || utf8.Valid(r.b[start:end])
-		case c == '\\' || c < ' ':
-			return 0, 0, false
+			r.i = i + 1
+			return start, i, ascii || utf8.Valid(b[start:i])
 		case c >= utf8.RuneSelf:
 			ascii = false
+		default: // a backslash or a control character
+			return 0, 0, false
 		}
-		r.i++
 	}
 	return 0, 0, false
 }
+
+// textStop marks the bytes text looks at: the quote, the backslash,
+// control characters and the bytes of non-ASCII characters.
+var textStop = func() (stop [256]bool) {
+	for c := range stop {
+		stop[c] = c == '"' || c == '\\' || c < ' ' || c >= utf8.RuneSelf
+	}
+	return stop
+}()
 
 // str reads a string value.
 func (r *reader) str() (string, bool) {
@@ -301,6 +313,16 @@ type arena struct {
 	bools []bool
 }
 
+// sized makes blocks for objects objects of up to ints whole numbers,
+// strs strings and bools booleans each, up to a bound: beyond it, blocks
+// are made as they are needed.
+func (a *arena) sized(objects, ints, strs, bools int) {
+	objects = min(objects, 64)
+	a.ints = make([]int, 0, objects*ints)
+	a.strs = make([]string, 0, objects*strs)
+	a.bools = make([]bool, 0, objects*bools)
+}
+
 func (a *arena) int(v int) *int {
 	if len(a.ints) == cap(a.ints) {
 		a.ints = make([]int, 0, 32)
@@ -311,7 +333,7 @@ func (a *arena) int(v int) *int {
 
 func (a *arena) str(v string) *string {
 	if len(a.strs) == cap(a.strs) {
-		a.strs = make([]string, 0, 64)
+		a.strs = make([]string, 0, 32)
 	}
 	a.strs = append(a.strs, v)
 	return &a.strs[len(a.strs)-1]
@@ -478,7 +500,11 @@ func readInsectaBoard(raw []byte, b *insectaBoard) bool {
 		return true
 	}
 	r := reader{b: raw, s: string(raw)}
+	// Each tile and medal is an object: they bound what the board needs.
+	objects := bytes.Count(raw, []byte("{"))
 	var a arena
+	// An insect has 2 whole numbers and up to 5 strings, a mail 3 and 1.
+	a.sized(objects, 3, 5, 1)
 	var members uint32
 	ok := r.object(func(name []byte) bool {
 		switch string(name) {
@@ -489,7 +515,7 @@ func readInsectaBoard(raw []byte, b *insectaBoard) bool {
 		case "fragments":
 			return !seen(&members, 4) && r.reqInt(&b.Fragments)
 		case "tiles":
-			return !seen(&members, 8) && r.readInsectaTiles(&a, &b.Tiles)
+			return !seen(&members, 8) && r.readInsectaTiles(&a, &b.Tiles, objects)
 		case "medals":
 			return !seen(&members, 16) && r.readInsectaMedals(&a, &b.Medals)
 		}
@@ -498,24 +524,17 @@ func readInsectaBoard(raw []byte, b *insectaBoard) bool {
 	return ok && r.end()
 }
 
-func (r *reader) readInsectaTiles(a *arena, tiles *[]insectaTile) bool {
+func (r *reader) readInsectaTiles(a *arena, tiles *[]insectaTile, objects int) bool {
 	if r.null() {
 		*tiles = nil
 		return true
 	}
-	var buf [insectaRows * insectaCols]insectaTile
-	list := buf[:0]
+	list := make([]insectaTile, 0, min(objects, 64))
 	ok := r.array(func() bool {
-		var t insectaTile
-		if !r.readInsectaTile(a, &t) {
-			return false
-		}
-		list = append(list, t)
-		return true
+		list = append(list, insectaTile{})
+		return r.readInsectaTile(a, &list[len(list)-1])
 	})
-	if ok {
-		*tiles = append(make([]insectaTile, 0, len(list)), list...)
-	}
+	*tiles = list
 	return ok
 }
 
@@ -555,7 +574,7 @@ func (r *reader) readInsectaMedals(a *arena, medals *[]insectaMedal) bool {
 		*medals = nil
 		return true
 	}
-	list := []insectaMedal{}
+	list := make([]insectaMedal, 0, 4)
 	ok := r.array(func() bool {
 		var members uint32
 		list = append(list, insectaMedal{})
