@@ -1,6 +1,8 @@
 package api
 
 import (
+	"sync"
+
 	"github.com/gofiber/fiber/v2"
 
 	"insectscore/scoring"
@@ -41,8 +43,19 @@ func (s *server) scoreGame(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(res)
+	// What c.JSON would send, written without reflection into a buffer
+	// kept for the next answer.
+	buf := answerBuffers.Get().(*[]byte)
+	*buf = res.AppendJSON((*buf)[:0])
+	c.Response().SetBody(*buf)
+	answerBuffers.Put(buf)
+	c.Response().Header.SetContentType(fiber.MIMEApplicationJSON)
+	return nil
 }
+
+// answerBuffers holds the buffers score answers are written into before
+// the response copies them.
+var answerBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 // decodeBody decodes a JSON request body strictly. Malformed JSON is a 400;
 // well-formed JSON with wrong fields or types is a 422 naming the field.

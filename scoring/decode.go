@@ -30,9 +30,13 @@ func decodeFast(raw []byte, v any) bool {
 }
 
 // decodeScoreRequest is DecodeRequest for a score request, in one pass
-// over a valid body: a body v2 accepts is valid JSON, so what is left to
-// check is the text (no NUL); anything else takes DecodeRequest's path.
+// over a valid body: the hand-written reader's, or else v2's (a body v2
+// accepts is valid JSON, so what is left to check is the text: no NUL);
+// anything else takes DecodeRequest's path.
 func decodeScoreRequest(body []byte, req *Request) error {
+	if onePass && readScoreRequest(body, req) {
+		return nil
+	}
 	if decodeFast(body, req) && CheckText(body) == nil {
 		return nil
 	}

@@ -46,6 +46,16 @@ func TestDecodeStrictPointers(t *testing.T) {
 	}
 }
 
+// scoreJSONAnswer is ScoreJSON's answer, result or error, as text.
+func scoreJSONAnswer(game string, body []byte) string {
+	res, err := ScoreJSON(game, body)
+	b, _ := json.Marshal(struct {
+		Res *Result
+		Err error
+	}{res, err})
+	return string(b)
+}
+
 // TestOnePassDecodeAgrees scores every recorded request, and requests the
 // one-pass decoder refuses where encoding/json does not, with and without
 // the one-pass decoder, and wants the same answer, error for error.
@@ -78,14 +88,7 @@ func TestOnePassDecodeAgrees(t *testing.T) {
 			cases = append(cases, recordedRequest{Name: "extra " + game + " " + body, Game: game, Body: body})
 		}
 	}
-	answer := func(c recordedRequest) string {
-		res, err := ScoreJSON(c.Game, []byte(c.Body))
-		b, _ := json.Marshal(struct {
-			Res *Result
-			Err error
-		}{res, err})
-		return string(b)
-	}
+	answer := func(c recordedRequest) string { return scoreJSONAnswer(c.Game, []byte(c.Body)) }
 	defer func() { onePass = true }()
 	for _, c := range cases {
 		onePass = true

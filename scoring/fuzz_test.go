@@ -15,6 +15,7 @@ import (
 func fuzzScore(t *testing.T, game string, body []byte) *Result {
 	t.Helper()
 	recordBody(t, game, body)
+	fuzzOnePassAgrees(t, game, body)
 	var req Request
 	if json.Unmarshal(body, &req) != nil {
 		t.Skip("not a request body")
@@ -30,6 +31,24 @@ func fuzzScore(t *testing.T, game string, body []byte) *Result {
 	}
 	fuzzCheckResult(t, res, len(req.Players))
 	return res
+}
+
+// fuzzOnePassAgrees scores body as the server does, with its fast
+// decoders and without them, and wants the same answer, error for error
+// (TestOnePassDecodeAgrees for every input the fuzzer makes), and the
+// server's encoding of it to be json.Marshal's.
+func fuzzOnePassAgrees(t *testing.T, game string, body []byte) {
+	t.Helper()
+	defer func() { onePass = true }()
+	onePass = true
+	got := scoreJSONAnswer(game, body)
+	onePass = false
+	if want := scoreJSONAnswer(game, body); got != want {
+		t.Fatalf("one pass %s\nold way  %s", got, want)
+	}
+	if res, err := ScoreJSON(game, body); err == nil {
+		checkAppendJSON(t, "the answer", res)
+	}
 }
 
 // fuzzCheckError requires a ValidationError that says where and what.

@@ -22,8 +22,31 @@ import jsonv2 "github.com/go-json-experiment/json"
 // strictV2 are the options of the one-pass decoder.
 var strictV2 = jsonv2.RejectUnknownMembers(true)
 
-// unmarshalOnePass decodes raw into v with JSON v2 and reports whether it
-// could.
+// unmarshalOnePass decodes raw into v and reports whether it could: with
+// a hand-written reader (fastjson.go) for the types that have one, and
+// with JSON v2 for the rest and for what a reader leaves to it.
 func unmarshalOnePass(raw []byte, v any) bool {
+	switch v := v.(type) {
+	case *insectaBoard:
+		if readInsectaBoard(raw, v) {
+			return true
+		}
+		*v = insectaBoard{}
+	case *hotelBoard:
+		if readHotelBoard(raw, v) {
+			return true
+		}
+		*v = hotelBoard{}
+	}
 	return jsonv2.Unmarshal(raw, v, strictV2) == nil
+}
+
+// readScoreRequest is readRequest (fastjson.go): a body it reads is valid
+// JSON and valid text, with no NUL, so nothing is left to check.
+func readScoreRequest(body []byte, req *Request) bool {
+	if readRequest(body, req) {
+		return true
+	}
+	*req = Request{}
+	return false
 }

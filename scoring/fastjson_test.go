@@ -1,0 +1,171 @@
+//go:build !js
+
+package scoring
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestFastReadersKnowTheirTypes builds, for each type a hand-written reader
+// decodes, a value that gives every field of it (and of the types within)
+// from the type itself, and wants the reader to read it as encoding/json
+// does. A field added to a board type without teaching its reader fails
+// here rather than sending every board the slow way.
+func TestFastReadersKnowTheirTypes(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		typ  reflect.Type
+		read func([]byte) (any, bool)
+	}{
+		{"Request", reflect.TypeFor[Request](), func(raw []byte) (any, bool) {
+			var v Request
+			return &v, readRequest(raw, &v)
+		}},
+		{"insectaBoard", reflect.TypeFor[insectaBoard](), func(raw []byte) (any, bool) {
+			var v insectaBoard
+			return &v, readInsectaBoard(raw, &v)
+		}},
+		{"hotelBoard", reflect.TypeFor[hotelBoard](), func(raw []byte) (any, bool) {
+			var v hotelBoard
+			return &v, readHotelBoard(raw, &v)
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			raw := sampleJSON(t, tt.typ, 0)
+			got, ok := tt.read([]byte(raw))
+			if !ok {
+				t.Fatalf("the reader gives up on %s", raw)
+			}
+			want := reflect.New(tt.typ).Interface()
+			if err := json.Unmarshal([]byte(raw), want); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("read %s\n got %+v\nwant %+v", raw, got, want)
+			}
+		})
+	}
+}
+
+// sampleJSON is a JSON value of type typ with every field given, each
+// value told apart by n.
+func sampleJSON(t *testing.T, typ reflect.Type, n int) string {
+	t.Helper()
+	if typ == reflect.TypeFor[json.RawMessage]() {
+		return fmt.Sprintf(`{"any":[%d,"x",null,true,{"y":-1.5e3}]}`, n)
+	}
+	switch typ.Kind() {
+	case reflect.Pointer:
+		return sampleJSON(t, typ.Elem(), n+1)
+	case reflect.Int:
+		return fmt.Sprint(n + 7)
+	case reflect.Bool:
+		return "true"
+	case reflect.String:
+		return fmt.Sprintf(`"text %d é"`, n)
+	case reflect.Slice:
+		return "[" + sampleJSON(t, typ.Elem(), n) + "," + sampleJSON(t, typ.Elem(), n+1) + "]"
+	case reflect.Map:
+		return `{"a":` + sampleJSON(t, typ.Elem(), n) + `,"b":` + sampleJSON(t, typ.Elem(), n+1) + "}"
+	case reflect.Struct:
+		var members []string
+		for i := range typ.NumField() {
+			f := typ.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if !f.IsExported() || name == "-" || name == "" {
+				t.Fatalf("%s.%s: give it a json name or teach sampleJSON", typ, f.Name)
+			}
+			members = append(members, fmt.Sprintf("%q:%s", name, sampleJSON(t, f.Type, n+i)))
+		}
+		return "{" + strings.Join(members, ",") + "}"
+	}
+	t.Fatalf("sampleJSON: no sample of %s", typ)
+	return ""
+}
+
+// TestFastReadersGiveUp lists what the readers leave to the other way:
+// each of these bodies must make readRequest give up, and the boards
+// readInsectaBoard.
+func TestFastReadersGiveUp(t *testing.T) {
+	for _, body := range []string{
+		``, ` `, `null`, `[]`, `{"players":[]} {}`, `{"players":[],}`, `{"players":[] "variants":{}}`,
+		`{"Players":[]}`, `{"players":[],"players":[]}`, `{"players":[{"name":"A\"na"}]}`,
+		`{"players":[{"name":"An` + "\xff" + `a"}]}`, `{"players":[{"name":"An` + "\x01" + `a"}]}`,
+		`{"players":[{"name":"Ana","board":{"a":"\u0000"}}]}`, `{"players":[{"name":"Ana","board":{"a":1.}}]}`,
+		`{"players":[{"name":"Ana","board":{"a":01}}]}`, `{"players":[{"name":"Ana","board":{"a":tru}}]}`,
+		`{"players":[{"name":"Ana","board":{"a":[1,]}}]}`, `{"players":[{"name":"Ana","board":}]}`,
+		`{"players":[{"name":"Ana"}],"variants":{"x":1,"x":2}}`, `{"players":[{"name":"Ana"}],"variants":{"x":-0}}`,
+		`{"players":[{"name":"Ana"}],"variants":{"x":1e2}}`, `{"players":[{"name":"Ana"}],"variants":{"x":1234567890123456789}}`,
+		`{"players":[null]}`, `{"players":[{"name":7}]}`, `{"players":[{"name":"Ana","board":` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}]}`,
+	} {
+		var req Request
+		if readRequest([]byte(body), &req) {
+			t.Errorf("readRequest(%q) reads it; want it left to JSON v2", body)
+		}
+	}
+	for _, board := range []string{
+		`{"track":1,"track":2}`, `{"TRACK":1}`, `{"track":"1"}`, `{"track":1.0}`, `{"track":-0}`, `{"tiles":[null]}`,
+		`{"tiles":[{"row":0,"row":1}]}`, `{"tiles":[{"row":true}]}`, `{"tiles":[{"scored":1}]}`, `{"tiles":{}}`,
+		`{"medals":[{"medal":"size:small","level":1,"x":1}]}`, `{"researcher":"mary-kingsley"} x`, `{"name":"\ud800"}`,
+	} {
+		var b insectaBoard
+		if readInsectaBoard([]byte(board), &b) {
+			t.Errorf("readInsectaBoard(%q) reads it; want it left to JSON v2", board)
+		}
+	}
+}
+
+// TestAppendJSONAgrees wants AppendJSON to write every result the recorded
+// requests score, and results made to hold what needs escaping, as
+// json.Marshal does.
+func TestAppendJSONAgrees(t *testing.T) {
+	raw, err := os.ReadFile(requestsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []recordedRequest
+	if err := json.Unmarshal(raw, &cases); err != nil {
+		t.Fatal(err)
+	}
+	scored := 0
+	for _, c := range cases {
+		if res, err := ScoreJSON(c.Game, []byte(c.Body)); err == nil {
+			scored++
+			checkAppendJSON(t, c.Name, res)
+		}
+	}
+	if scored < 100 {
+		t.Errorf("only %d recorded requests score", scored)
+	}
+	var every strings.Builder
+	for c := range 256 {
+		every.WriteByte(byte(c))
+	}
+	odd := "<b>&amp;</b> \u2028\u2029 \"q\" \\ \x7f é 🐞 \xff\xfe \xe2\x80 end" + every.String()
+	checkAppendJSON(t, "empty", &Result{})
+	checkAppendJSON(t, "empty lists", &Result{Winners: []int{}, Results: []PlayerResult{{Breakdown: []Line{{Sources: []Source{}}}, Tiebreaks: []Tiebreak{}, Warnings: []FieldError{}}}})
+	checkAppendJSON(t, "odd text", &Result{Game: odd, Complete: true, Winners: []int{0, -3, 1 << 40}, Tiebreak: odd, SoloRating: odd,
+		Results: []PlayerResult{{
+			Name: odd, Total: -7, Rank: 2, Winner: true, Entered: odd,
+			Breakdown: []Line{{Key: odd, Label: odd, Points: -1, Sources: []Source{{Pointer: odd, Points: -2, Label: odd}, {}}}, {}},
+			Tiebreaks: []Tiebreak{{Key: odd, Label: odd, Value: 9, Sources: []Source{}}, {Sources: nil}},
+			Warnings:  []FieldError{{Pointer: odd, Detail: odd}, {}},
+		}, {}}})
+}
+
+// checkAppendJSON wants res.AppendJSON to write what json.Marshal does.
+func checkAppendJSON(t testing.TB, name string, res *Result) {
+	t.Helper()
+	want, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.AppendJSON([]byte("kept")); string(got) != "kept"+string(want) {
+		t.Errorf("%s: AppendJSON wrote\n%s\njson.Marshal writes\n%s", name, got[4:], want)
+	}
+}
