@@ -465,7 +465,7 @@ func TestHotelSetupErrors(t *testing.T) {
 		{
 			name:  "Gameplay: two to four players",
 			setup: HotelSetup{Players: hotelSeats[:1]},
-			want:  []FieldError{{"/players", "Insektenhotel is for 2 to 4 players, not 1"}},
+			want:  []FieldError{{Pointer: "/players", Detail: "Insektenhotel is for 2 to 4 players, not 1"}},
 		},
 		{
 			name: "Setup: each player takes a hotel of their own colour",
@@ -473,8 +473,8 @@ func TestHotelSetupErrors(t *testing.T) {
 				seat("Ana", "blue", "bee", "ant", "fly"), seat("Ben", "blue", "bee", "ant", "fly"), seat("Cleo", "pink", "bee", "ant", "fly"),
 			}},
 			want: []FieldError{
-				{"/players/1/hotel", "the blue hotel is already player 1's: each player runs a hotel of their own colour"},
-				{"/players/2/hotel", `"pink" is not a hotel: choose blue, green, yellow or red`},
+				{Pointer: "/players/1/hotel", Detail: "the blue hotel is already player 1's: each player runs a hotel of their own colour"},
+				{Pointer: "/players/2/hotel", Detail: `"pink" is not a hotel: choose blue, green, yellow or red`},
 			},
 		},
 		{
@@ -483,9 +483,9 @@ func TestHotelSetupErrors(t *testing.T) {
 				seat("Ana", "blue", "bee", "wasp", "bee"), seat("Ben", "red", "ant", "fly", ""),
 			}},
 			want: []FieldError{
-				{"/players/0/floors/1", `"wasp" is not an Insektenhotel species: choose bee, ant, fly, ladybird, butterfly or earwig`},
-				{"/players/0/floors/2", "this hotel already has a floor for bees: its three floors are for three different species"},
-				{"/players/1/floors/2", "choose the species this floor is for"},
+				{Pointer: "/players/0/floors/1", Detail: `"wasp" is not an Insektenhotel species: choose bee, ant, fly, ladybird, butterfly or earwig`},
+				{Pointer: "/players/0/floors/2", Detail: "this hotel already has a floor for bees: its three floors are for three different species"},
+				{Pointer: "/players/1/floors/2", Detail: "choose the species this floor is for"},
 			},
 		},
 		{
@@ -494,8 +494,8 @@ func TestHotelSetupErrors(t *testing.T) {
 				seat(" ", "blue", "bee", "ant", "fly"), seat("Ana", "red", "bee", "ant", "fly"), seat("ana ", "green", "bee", "ant", "fly"),
 			}},
 			want: []FieldError{
-				{"/players/0/name", "every player needs a name"},
-				{"/players/2/name", `"ana" is already player 2; give each player their own name`},
+				{Pointer: "/players/0/name", Detail: "every player needs a name"},
+				{Pointer: "/players/2/name", Detail: `"ana" is already player 2; give each player their own name`},
 			},
 		},
 	}
@@ -506,7 +506,7 @@ func TestHotelSetupErrors(t *testing.T) {
 			if !errors.As(err, &verr) {
 				t.Fatalf("ReplayHotel error = %v, want a *ValidationError", err)
 			}
-			if got := verr.Errors; !slices.Equal(got, tt.want) {
+			if got := verr.Errors; !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("got  %v\nwant %v", got, tt.want)
 			}
 		})
