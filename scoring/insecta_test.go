@@ -191,6 +191,10 @@ func TestInsectaFinalScoring(t *testing.T) {
 		{"End of the game/no researcher, no favourites",
 			insectaInsects(``, `"continent":"africa","order":"coleoptera","size":"large","wreath":"mary-kingsley"`),
 			nil, [4]int{0, 0, 0, 0}},
+		// Issue 11: an empty wreath is no wreath, even with no researcher.
+		{"End of the game/no researcher, an empty wreath is no favourite",
+			insectaInsects(``, `"continent":"africa","order":"coleoptera","size":"large","wreath":""`),
+			nil, [4]int{0, 0, 0, 0}},
 		{"End of the game/insects from four continents earn nothing",
 			insectaInsects(``, fiveContinents[:4]...), nil, [4]int{0, 0, 0, 0}},
 		{"End of the game/insects from the five continents earn 5",
@@ -450,6 +454,10 @@ func TestInsectaValidation(t *testing.T) {
 				{p0 + "/tiles/0/points", `an insect tile has no "points" field`},
 				{p0 + "/tiles/0/scored", `an insect tile has no "scored" field`},
 			}},
+		{name: "Insect gathering/a name of 80 characters is fine, 81 is not",
+			boards: []string{`{"tiles":[{"row":0,"col":0,"kind":"insect","continent":"asia","name":"` + strings.Repeat("x", 80) + `"},` +
+				`{"row":1,"col":1,"kind":"insect","continent":"asia","name":"` + strings.Repeat("é", 81) + `"}]}`},
+			want: []insectaWant{{p0 + "/tiles/1/name", "at most 80 characters"}}},
 		{name: "Insect gathering/a name of sane length",
 			boards: []string{`{"tiles":[{"row":0,"col":0,"kind":"insect","continent":"asia","order":"hemiptera","size":"large","name":"` + strings.Repeat("x", 81) + `"}]}`},
 			want:   []insectaWant{{p0 + "/tiles/0/name", "at most 80 characters"}}},
