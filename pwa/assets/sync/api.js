@@ -14,7 +14,7 @@ import { engineReady, loadEngine } from '../engine/engine.js';
 import { get as getLocal, keysWith, put as putLocal, remove as removeLocal } from './localdb.js';
 import * as outbox from './outbox.js';
 
-/** @typedef {{pointer: string, detail: string}} FieldError */
+/** @typedef {{pointer: string, detail: string, pointers?: string[]}} FieldError pointers: every field a problem of the whole table is about */
 /** @typedef {{id: string, label: string}} Option */
 /** @typedef {{id: string, name: string, minPlayers: number, maxPlayers: number}} GameInfo */
 /** @typedef {{key: string, label: string, default: number, values: number[]}} VariantSpec */
@@ -290,13 +290,13 @@ export function scoreGame(id, req, signal) {
  */
 /**
  * @typedef {{
- *   turn: number, round: number, drawn: number, players: HotelPlayer[], deck: number | null,
+ *   turn: number, round: number, first?: number, drawn: number, players: HotelPlayer[], deck: number | null,
  *   discard: number, finished: boolean, winner: number, log: string[],
  * }} HotelState
  */
 /**
  * @typedef {{
- *   code: string, game: string, status: 'open' | 'finished', variants: Object<string, number>,
+ *   code: string, game: string, status: 'open' | 'finished', variants: Object<string, number>, first?: number,
  *   seats: Seat[], standings: Result | null, errors: FieldError[], version: number, hotel?: HotelState,
  * }} Table
  */
@@ -319,7 +319,7 @@ function bearer(token) {
 /**
  * createTable starts a live table in the current group (its play is
  * recorded there); the answer holds the host token, shown only once.
- * @param {{game: string, players: string[], variants?: Object<string, number>, group?: string}} req
+ * @param {{game: string, players: string[], variants?: Object<string, number>, group?: string, first?: number}} req
  * @returns {Promise<CreatedTable>}
  */
 export function createTable(req) {
