@@ -123,7 +123,7 @@ func (s *server) loadMoves(ctx context.Context, t *models.Table) ([]scoring.Hote
 
 // replay plays a table's moves from the hotels its seats set up.
 func replay(t *models.Table, moves []scoring.HotelMove) (*scoring.HotelState, error) {
-	setup := scoring.HotelSetup{Players: make([]scoring.HotelSeat, len(t.Seats))}
+	setup := scoring.HotelSetup{Players: make([]scoring.HotelSeat, len(t.Seats)), First: t.First}
 	for i, st := range t.Seats {
 		var b struct {
 			Hotel  string `json:"hotel"`

@@ -21,6 +21,9 @@ type createTableRequest struct {
 	Players  []string       `json:"players"`
 	Variants map[string]int `json:"variants"`
 	Group    string         `json:"group"`
+	// First is the seat that starts a table played move by move ("the
+	// last to stay in a hotel"); seat 0 when left out.
+	First int `json:"first"`
 }
 
 // createdTable is the answer to POST /api/v1/tables: the only time the host
@@ -40,10 +43,12 @@ type seatName struct {
 
 // tableView is the table JSON of GET and of every live event.
 type tableView struct {
-	Code      string          `json:"code"`
-	Game      string          `json:"game"`
-	Status    string          `json:"status"`
-	Variants  map[string]int  `json:"variants"`
+	Code     string         `json:"code"`
+	Game     string         `json:"game"`
+	Status   string         `json:"status"`
+	Variants map[string]int `json:"variants"`
+	// First is the seat that starts when the table is played move by move.
+	First     int             `json:"first"`
 	Seats     []seatView      `json:"seats"`
 	Standings *scoring.Result `json:"standings"`
 	// Errors say why standings are missing: the boards break a rule.
@@ -81,7 +86,7 @@ func (s *server) createTable(c *fiber.Ctx) error {
 	if err := validateNewTable(req); err != nil {
 		return err
 	}
-	t, host, err := s.store.CreateTable(c.UserContext(), models.NewTable{Game: req.Game, Names: req.Players, Variants: req.Variants, Group: req.Group})
+	t, host, err := s.store.CreateTable(c.UserContext(), models.NewTable{Game: req.Game, Names: req.Players, Variants: req.Variants, Group: req.Group, First: req.First})
 	if errors.Is(err, models.ErrNotFound) {
 		return &scoring.ValidationError{Errors: []scoring.FieldError{{Pointer: "/group", Detail: "there is no such group; open its invite link again"}}}
 	}
@@ -117,6 +122,13 @@ func validateNewTable(req createTableRequest) error {
 	}
 	if err := scoring.CheckVariants(spec, req.Variants); err != nil {
 		verr.Errors = append(verr.Errors, err.(*scoring.ValidationError).Errors...)
+	}
+	switch {
+	case req.First == 0:
+	case req.Game != trackedGame:
+		verr.Add("/first", "only an Insektenhotel table is played move by move, so only it names who starts; leave first out")
+	case req.First < 0 || req.First >= len(req.Players):
+		verr.Add("/first", "the first player is one of the players named, seat 0 to %d, not %d", max(len(req.Players), 1)-1, req.First)
 	}
 	return verr.Err()
 }
@@ -345,7 +357,7 @@ func (s *server) loadView(ctx context.Context, code string) (*models.Table, tabl
 // view builds the table JSON at now, scoring the boards as they stand; a
 // tracked Insektenhotel table is scored from the hotels its moves built.
 func view(t *models.Table, moves []scoring.HotelMove, now time.Time) tableView {
-	v := tableView{Code: t.Code, Game: t.Game, Status: string(t.Status), Variants: t.Variants,
+	v := tableView{Code: t.Code, Game: t.Game, Status: string(t.Status), Variants: t.Variants, First: t.First,
 		Seats: make([]seatView, len(t.Seats)), Errors: []scoring.FieldError{}, Version: t.Version}
 	if v.Variants == nil {
 		v.Variants = map[string]int{}

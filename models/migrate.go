@@ -122,6 +122,12 @@ var migrations = []migration{
 		`UPDATE plays SET started_at = finished_at WHERE started_at < '1970-01-01'`,
 	)},
 	{ID: 7, Name: "names matched without invisible characters", Up: rekeyNames},
+	{ID: 8, Name: "a table's starting seat", Up: execDDL(
+		// The seat that plays first at a table played move by move ("the
+		// last to stay in a hotel starts"): rounds count from it. Tables
+		// before it started at seat 0.
+		`ALTER TABLE tables ADD COLUMN first_seat INTEGER NOT NULL DEFAULT 0 CHECK (first_seat >= 0)`,
+	)},
 }
 
 // rekeyNames is migration 7: names are matched by nameKey now, which also

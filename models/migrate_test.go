@@ -252,6 +252,26 @@ func TestMigrateRefusesNewerDatabase(t *testing.T) {
 	})
 }
 
+// TestMigrateRefusesOneVersionAhead pins the check at its edge: a database
+// one migration ahead of the program is refused with the clear error, not
+// migrated from a position past the program's list.
+func TestMigrateRefusesOneVersionAhead(t *testing.T) {
+	eachBackend(t, func(t *testing.T, dsn string) {
+		openStore(t, dsn).Close()
+		n := len(migrations)
+		_, err := open(context.Background(), dsn, testLogger(t), migrations[:n-1])
+		want := fmt.Sprintf("the database is at schema version %d, newer than this program's %d", n, n-1)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("open with a program one migration behind: err = %v, want %q", err, want)
+		}
+		s, err := open(context.Background(), dsn, testLogger(t), migrations)
+		if err != nil {
+			t.Fatalf("open with the program's own list: %v", err)
+		}
+		s.Close()
+	})
+}
+
 // TestMigrationFailureRollsBack shows a failing step leaves no trace: its
 // DDL is undone and it is not recorded, so a fixed program can run it.
 func TestMigrationFailureRollsBack(t *testing.T) {

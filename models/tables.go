@@ -33,6 +33,9 @@ type Table struct {
 	Status   Status
 	Version  int
 	Variants map[string]int
+	// First is the seat that plays first when the table is played move
+	// by move; 0 unless the host chose another.
+	First int
 	// Seats are ordered by seat number.
 	Seats      []Seat
 	CreatedAt  time.Time
@@ -66,6 +69,8 @@ type NewTable struct {
 	Group    string
 	Names    []string
 	Variants map[string]int
+	// First is the starting seat (Table.First).
+	First int
 	// Boards, if given, has one board per name (nil for none yet).
 	Boards []json.RawMessage
 }
@@ -97,6 +102,7 @@ type tableRow struct {
 	Variants      string
 	Status        Status
 	Version       int
+	FirstSeat     int
 	CreatedAt     time.Time
 	UpdatedAt     time.Time
 	FinishedAt    *time.Time
@@ -176,7 +182,7 @@ func (s *Store) CreateTable(ctx context.Context, nt NewTable) (table *Table, hos
 	}
 	now := s.now()
 	group := groupOrDefault(nt.Group)
-	row := tableRow{Game: nt.Game, HostTokenHash: hashToken(host), Variants: variants,
+	row := tableRow{Game: nt.Game, HostTokenHash: hashToken(host), Variants: variants, FirstSeat: nt.First,
 		Status: StatusOpen, Version: 1, CreatedAt: now, UpdatedAt: now, GroupID: &group}
 	var t *Table
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
@@ -425,7 +431,7 @@ func (s *Store) PutBoard(ctx context.Context, p BoardPut) (*Table, Role, error) 
 	var t *Table
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var rows []boardPutRow
-		q := `SELECT t.id, t.code, t.game, t.host_token_hash, t.variants, t.status, t.version,
+		q := `SELECT t.id, t.code, t.game, t.host_token_hash, t.variants, t.status, t.version, t.first_seat,
 			t.created_at, t.updated_at, t.finished_at, t.group_id,
 			EXISTS (SELECT 1 FROM moves m WHERE m.table_id = t.id) AS has_moves,
 			s.seat AS seat_no, s.name AS seat_name, s.token_hash AS seat_token_hash, s.claimed AS seat_claimed,
@@ -714,7 +720,7 @@ func (s *Store) change(ctx context.Context, code string, ifVersion *int, fn func
 
 func tableFromRow(r tableRow) (*Table, error) {
 	t := &Table{Code: r.Code, Game: r.Game, Group: DefaultGroup, Status: r.Status, Version: r.Version, Variants: map[string]int{},
-		Seats: []Seat{}, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC()}
+		First: r.FirstSeat, Seats: []Seat{}, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC()}
 	if r.GroupID != nil {
 		t.Group = *r.GroupID
 	}

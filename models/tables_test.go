@@ -97,6 +97,35 @@ func TestCreateTable(t *testing.T) {
 	})
 }
 
+// TestCreateTableFirstSeat keeps the seat a move-by-move table starts at
+// (issue 11) through every read of the table, the board put included.
+func TestCreateTableFirstSeat(t *testing.T) {
+	eachStore(t, func(t *testing.T, s *Store) {
+		got, host, err := s.CreateTable(ctx, NewTable{Game: "insektenhotel", Names: []string{"Ana", "Ben", "Cleo"}, First: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.First != 2 {
+			t.Errorf("CreateTable: first = %d, want 2", got.First)
+		}
+		found, err := s.FindTableByCode(ctx, got.Code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if found.First != 2 {
+			t.Errorf("FindTableByCode: first = %d, want 2", found.First)
+		}
+		put, _, err := s.PutBoard(ctx, BoardPut{Code: got.Code, Token: host, Seat: 1, Board: json.RawMessage(`{"hotel":"green"}`),
+			Allow: func(Role) error { return nil }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if put.First != 2 {
+			t.Errorf("PutBoard: first = %d, want 2", put.First)
+		}
+	})
+}
+
 func TestCreateTableErrors(t *testing.T) {
 	eachStore(t, func(t *testing.T, s *Store) {
 		tests := []struct {

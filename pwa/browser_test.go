@@ -1168,3 +1168,29 @@ func TestBrowserTableInsektenhotel(t *testing.T) {
 	host.checkConsole()
 	phone.checkConsole()
 }
+
+// TestBrowserHotelTableFirstSeat: the host chooses who starts an
+// Insektenhotel table ("the last to stay in a hotel", issue 11), and the
+// moves start at that seat.
+func TestBrowserHotelTableFirstSeat(t *testing.T) {
+	base := startApp(t)
+	host := newBrowser(t, base)
+	host.do(chromedp.Navigate(base+"/tables/new"), chromedp.WaitVisible(chromedp.CSS(pointer("/game")+` label[data-value="insektenhotel"]`)))
+	host.tap(pointer("/game"), "insektenhotel")
+	host.do(chromedp.SendKeys(chromedp.CSS(pointer("/players/0")+` input`), "Ana"),
+		chromedp.SendKeys(chromedp.CSS(pointer("/players/1")+` input`), "Ben"),
+		chromedp.WaitVisible(chromedp.CSS(pointer("/first")+` label[data-value="1"]`)))
+	if got := host.textNow(pointer("/first")); !strings.Contains(got, "Ana") || !strings.Contains(got, "Ben") {
+		t.Errorf("the starting player's choices are %q, want Ana and Ben", got)
+	}
+	host.tap(pointer("/first"), "1")
+	host.do(chromedp.Click(chromedp.CSS(`[data-testid=create-table]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=join-code]`)))
+	code := host.textNow(`[data-testid=join-code]`)
+	hostToken, _ := host.stored(code)["hostToken"].(string)
+	putBoard(t, base, code, 0, hostToken, `{"hotel":"blue","floors":[{"species":"bee","guests":0},{"species":"ant","guests":0},{"species":"fly","guests":0}]}`)
+	putBoard(t, base, code, 1, hostToken, `{"hotel":"green","floors":[{"species":"ladybird","guests":0},{"species":"butterfly","guests":0},{"species":"earwig","guests":0}]}`)
+	host.waitTextNow(`[data-testid=turn]`, "Ben's turn")
+	host.do(chromedp.Click(chromedp.CSS(`.move-panel button[data-card="ladybird"]`)))
+	host.waitTextNow(`[data-testid=turn]`, "Ana's turn")
+	host.checkConsole()
+}

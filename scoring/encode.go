@@ -106,6 +106,10 @@ func appendFieldError(dst []byte, e FieldError) []byte {
 	dst = appendJSONString(dst, e.Pointer)
 	dst = append(dst, `,"detail":`...)
 	dst = appendJSONString(dst, e.Detail)
+	if len(e.Pointers) > 0 {
+		dst = append(dst, `,"pointers":`...)
+		dst = appendJSONList(dst, e.Pointers, appendJSONString)
+	}
 	return append(dst, '}')
 }
 

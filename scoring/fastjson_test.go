@@ -154,7 +154,7 @@ func TestAppendJSONAgrees(t *testing.T) {
 			Name: odd, Total: -7, Rank: 2, Winner: true, Entered: odd,
 			Breakdown: []Line{{Key: odd, Label: odd, Points: -1, Sources: []Source{{Pointer: odd, Points: -2, Label: odd}, {}}}, {}},
 			Tiebreaks: []Tiebreak{{Key: odd, Label: odd, Value: 9, Sources: []Source{}}, {Sources: nil}},
-			Warnings:  []FieldError{{Pointer: odd, Detail: odd}, {}},
+			Warnings:  []FieldError{{Pointer: odd, Detail: odd}, {}, {Pointer: "/a", Detail: "d", Pointers: []string{"/a", odd}}},
 		}, {}}})
 }
 

@@ -41,6 +41,15 @@ const (
 	insectaFiveContinents = 5
 	// insectaPerFavourite is what each of the researcher's favourites earns.
 	insectaPerFavourite = 2
+	// insectaPerContinent is the Insect tiles of one continent in the box:
+	// setup makes "a pile with 8 tiles on camp A and a pile with 7 on camp B".
+	insectaPerContinent = 8 + 7
+	// insectaMarkers is the medals one player can claim: "Place one of your
+	// markers on each space of your Researcher tile", and a claim places one.
+	insectaMarkers = 3
+	// insectaGameMedals is the medals that come into a game: setup places 3
+	// face down, then "draw 3 Medal tiles and place them face up".
+	insectaGameMedals = 3 + 3
 )
 
 var (
@@ -204,6 +213,8 @@ func (g insecta) Evaluate(players []PlayerInput, variants map[string]int) (*Eval
 		boards[i].validate(base, &verr)
 	}
 	insectaCheckResearchers(players, boards, ok, &verr)
+	insectaCheckContinents(boards, ok, &verr)
+	insectaCheckMedalCount(boards, ok, &verr)
 	if err := verr.Err(); err != nil {
 		return nil, err
 	}
@@ -271,6 +282,79 @@ func insectaCheckResearchers(players []PlayerInput, boards []insectaBoard, ok []
 			"%s is already the researcher of %s; each player draws their own researcher",
 			insectaLabel(insectaResearchers, b.Researcher), insectaWho(players, j))
 	}
+}
+
+// insectaCheckContinents bounds the insects of each continent across the
+// table by the box's two piles (insectaPerContinent). The problem goes at
+// the tile past the limit and names every tile of that continent.
+func insectaCheckContinents(boards []insectaBoard, ok []bool, verr *ValidationError) {
+	var tiles [5][]string
+	for i, b := range boards {
+		if !ok[i] {
+			continue
+		}
+		for n, t := range b.Tiles {
+			if t.Kind != "insect" || t.Continent == nil {
+				continue
+			}
+			if c := insectaIndex(insectaContinents, *t.Continent); c >= 0 {
+				tiles[c] = append(tiles[c], fmt.Sprintf("/players/%d/board/tiles/%d/continent", i, n))
+			}
+		}
+	}
+	for c, ptrs := range tiles {
+		if len(ptrs) <= insectaPerContinent {
+			continue
+		}
+		name, past := insectaContinents[c].Label, ptrs[insectaPerContinent]
+		ptrs = append([]string{past}, slices.Delete(ptrs, insectaPerContinent, insectaPerContinent+1)...)
+		verr.AddAll(ptrs, "the box has %d insects from %s (a pile of 8 on camp A and 7 on camp B): at most %d at one table, and these collections hold %d",
+			insectaPerContinent, name, insectaPerContinent, len(ptrs))
+	}
+}
+
+// insectaCheckMedalCount bounds the medals claimed: each player has
+// insectaMarkers markers to claim with, and only insectaGameMedals medals
+// come into a game, so the claims of a table name no more different ones.
+// Unknown medals are already reported and left out.
+func insectaCheckMedalCount(boards []insectaBoard, ok []bool, verr *ValidationError) {
+	var all []string
+	first := map[string]bool{}
+	cross := ""
+	for i, b := range boards {
+		if !ok[i] {
+			continue
+		}
+		if len(b.Medals) > insectaMarkers {
+			ptrs := make([]string, 0, len(b.Medals))
+			for n := range b.Medals {
+				ptrs = append(ptrs, fmt.Sprintf("/players/%d/board/medals/%d", i, n))
+			}
+			past := ptrs[insectaMarkers]
+			ptrs = append([]string{past}, slices.Delete(ptrs, insectaMarkers, insectaMarkers+1)...)
+			verr.AddAll(ptrs, "a player has %d markers on the Researcher tile, one for each medal claimed: at most %d medals each, and this board claims %d",
+				insectaMarkers, insectaMarkers, len(b.Medals))
+		}
+		for n, m := range b.Medals {
+			if insectaLabel(insectaMedals, m.Medal) == "" {
+				continue
+			}
+			ptr := fmt.Sprintf("/players/%d/board/medals/%d/medal", i, n)
+			all = append(all, ptr)
+			if !first[m.Medal] {
+				first[m.Medal] = true
+				if len(first) == insectaGameMedals+1 {
+					cross = ptr
+				}
+			}
+		}
+	}
+	if cross == "" {
+		return
+	}
+	ptrs := append([]string{cross}, slices.DeleteFunc(all, func(p string) bool { return p == cross })...)
+	verr.AddAll(ptrs, "%d medals come into a game, 3 face down and 3 face up: at most %d different medals at one table, and these boards claim %d",
+		insectaGameMedals, insectaGameMedals, len(first))
 }
 
 // insectaWho names player i for a message, falling back to their seat.
@@ -442,30 +526,49 @@ func (t insectaTile) placed() (row, col int, ok bool) {
 // validateLayout reports tiles sharing a cell and tiles the placement rules
 // could never have put where they are.
 func (b *insectaBoard) validateLayout(base string, verr *ValidationError) {
-	// cells holds 1 + the index of the tile on each cell, 0 when empty.
-	var cells [insectaRows][insectaCols]int
+	cells, overlaps := b.cells()
+	for _, n := range overlaps {
+		r, c, _ := b.Tiles[n].placed()
+		verr.Add(fmt.Sprintf("%s/tiles/%d", base, n),
+			"two tiles on one cell: tile %d already lies on row %d, column %d", cells[r][c]-1, r, c)
+	}
+	if b.Researcher == insectaDAumont {
+		return // her ability can part a collection: a warning (see warnings)
+	}
+	for _, n := range b.looseTiles(&cells) {
+		verr.Add(fmt.Sprintf("%s/tiles/%d", base, n), "this tile is not joined to the rest of the collection: %s",
+			insectaPlacementRule(b.Tiles[n].Kind))
+	}
+}
+
+// insectaDAumont is the researcher whose ability "Move 1 tile in your
+// collection to an empty space" can leave a collection in pieces.
+const insectaDAumont = "louise-caroline-daumont"
+
+// cells lays the tiles out: each cell holds 1 + the index of the tile on
+// it, 0 when empty. Tiles on a cell already taken are listed in overlaps.
+func (b *insectaBoard) cells() (cells [insectaRows][insectaCols]int, overlaps []int) {
 	for n, t := range b.Tiles {
 		r, c, ok := t.placed()
 		if !ok {
 			continue
 		}
 		if cells[r][c] != 0 {
-			verr.Add(fmt.Sprintf("%s/tiles/%d", base, n),
-				"two tiles on one cell: tile %d already lies on row %d, column %d", cells[r][c]-1, r, c)
+			overlaps = append(overlaps, n)
 			continue
 		}
 		cells[r][c] = n + 1
 	}
-	b.validateConnected(base, &cells, verr)
+	return cells, overlaps
 }
 
-// validateConnected checks the placement rules on the final layout. Each
+// looseTiles checks the placement rules on the final layout. Each
 // rule links two tiles symmetrically (an insect and a mail side by side, two
 // insects or two mails corner to corner), and every tile after the first
 // needs a link to one placed before it. So a layout could have been built
 // exactly when all tiles are linked into one group, and the tiles outside the
-// largest group are the ones that break the rules.
-func (b *insectaBoard) validateConnected(base string, cells *[insectaRows][insectaCols]int, verr *ValidationError) {
+// largest group, which looseTiles returns, are the ones that break the rules.
+func (b *insectaBoard) looseTiles(cells *[insectaRows][insectaCols]int) []int {
 	group := b.groups(cells)
 	sizes := map[int]int{}
 	for _, g := range group {
@@ -474,7 +577,7 @@ func (b *insectaBoard) validateConnected(base string, cells *[insectaRows][insec
 		}
 	}
 	if len(sizes) < 2 {
-		return
+		return nil
 	}
 	// Groups are numbered in tile order, so on a tie in size the group
 	// holding the earliest tile stays and the later ones are reported.
@@ -484,12 +587,13 @@ func (b *insectaBoard) validateConnected(base string, cells *[insectaRows][insec
 			keep = g
 		}
 	}
+	var out []int
 	for n, g := range group {
 		if g >= 0 && g != keep {
-			verr.Add(fmt.Sprintf("%s/tiles/%d", base, n), "this tile is not joined to the rest of the collection: %s",
-				insectaPlacementRule(b.Tiles[n].Kind))
+			out = append(out, n)
 		}
 	}
+	return out
 }
 
 // insectaPlacementRule is the rulebook's placement rule for a kind of tile.
@@ -708,6 +812,14 @@ func (b *insectaBoard) warnings(base string) []FieldError {
 	var w ValidationError // only for its Add; these are warnings
 	if b.Researcher == "" && len(b.Tiles) > 0 {
 		w.Add(base+"/researcher", "choose a researcher to count her favourite insects")
+	}
+	if b.Researcher == insectaDAumont {
+		cells, _ := b.cells()
+		for _, n := range b.looseTiles(&cells) {
+			w.Add(fmt.Sprintf("%s/tiles/%d", base, n), "this tile is not joined to the rest of the collection: fine if "+
+				"Louise-Caroline d'Aumont's ability \"Move 1 tile in your collection to an empty space\" moved a tile, "+
+				"otherwise check where it lies (%s)", insectaPlacementRule(b.Tiles[n].Kind))
+		}
 	}
 	if scored := b.scoredMailPoints(); b.Track < scored {
 		w.Add(base+"/track", "the scored mail tiles are worth %d points but the track shows %d; the track should include them", scored, b.Track)

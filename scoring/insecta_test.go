@@ -191,6 +191,10 @@ func TestInsectaFinalScoring(t *testing.T) {
 		{"End of the game/no researcher, no favourites",
 			insectaInsects(``, `"continent":"africa","order":"coleoptera","size":"large","wreath":"mary-kingsley"`),
 			nil, [4]int{0, 0, 0, 0}},
+		// Issue 11: an empty wreath is no wreath, even with no researcher.
+		{"End of the game/no researcher, an empty wreath is no favourite",
+			insectaInsects(``, `"continent":"africa","order":"coleoptera","size":"large","wreath":""`),
+			nil, [4]int{0, 0, 0, 0}},
 		{"End of the game/insects from four continents earn nothing",
 			insectaInsects(``, fiveContinents[:4]...), nil, [4]int{0, 0, 0, 0}},
 		{"End of the game/insects from the five continents earn 5",
@@ -245,6 +249,10 @@ func TestInsectaTiebreak(t *testing.T) {
 	for range 5 {
 		nameless = append(nameless, nameless[0])
 	}
+	// The box has 15 insects of a continent (issue 11), so the second and
+	// third collections come from Europe and Oceania.
+	eu := func(b string) string { return strings.ReplaceAll(b, `"asia"`, `"europe"`) }
+	oc := func(b string) string { return strings.ReplaceAll(b, `"asia"`, `"oceania"`) }
 	tests := []struct {
 		name         string
 		boards       []string
@@ -255,23 +263,23 @@ func TestInsectaTiebreak(t *testing.T) {
 	}{
 		{"End of the game/more insects with different names wins the tie",
 			[]string{insectaInsects(head, insectaAsian(insectaSpecies(11)...)...),
-				insectaInsects(head, insectaAsian(insectaSpecies(12)...)...)},
+				eu(insectaInsects(head, insectaAsian(insectaSpecies(12)...)...))},
 			[]int{11, 12}, []int{1}, []int{2, 1},
 			"Ben wins the tie on 20 points: 12 insects with different names to 11"},
 		{"End of the game/names are compared case-insensitively",
 			[]string{insectaInsects(head, insectaAsian(append(insectaSpecies(10), " SPECIES  1", "species 2")...)...),
-				insectaInsects(head, insectaAsian(insectaSpecies(12)...)...)},
+				eu(insectaInsects(head, insectaAsian(insectaSpecies(12)...)...))},
 			[]int{10, 12}, []int{1}, []int{2, 1},
 			"Ben wins the tie on 20 points: 12 insects with different names to 10"},
 		{"End of the game/a tile without a name counts by continent, order and size",
 			[]string{insectaInsects(head, nameless...),
-				insectaInsects(head, insectaAsian(append(insectaSpecies(5), insectaSpecies(5)...)...)...)},
+				eu(insectaInsects(head, insectaAsian(append(insectaSpecies(5), insectaSpecies(5)...)...)...))},
 			[]int{6, 5}, []int{0}, []int{1, 2},
 			"Ana wins the tie on 20 points: 6 insects with different names to 5"},
 		{"End of the game/still tied, the players share the victory",
 			[]string{insectaInsects(head, insectaAsian(insectaSpecies(12)...)...),
-				insectaInsects(head, insectaAsian(insectaSpecies(12)...)...),
-				insectaInsects(`"track":19`, insectaAsian(insectaSpecies(12)...)...)},
+				eu(insectaInsects(head, insectaAsian(insectaSpecies(12)...)...)),
+				oc(insectaInsects(`"track":19`, insectaAsian(insectaSpecies(12)...)...))},
 			[]int{12, 12, 12}, []int{0, 1}, []int{1, 1, 3},
 			"Ana and Ben share the victory: level on 20 points and on every tiebreak"},
 	}
@@ -304,14 +312,17 @@ func TestInsectaTiebreak(t *testing.T) {
 func TestInsectaEndTrigger(t *testing.T) {
 	eleven := insectaInsects(`"track":5`, insectaAsian(insectaSpecies(11)...)...)
 	twelve := insectaInsects(`"track":3`, insectaAsian(insectaSpecies(12)...)...)
+	// The box has 15 insects of a continent (issue 11): the other
+	// collection is European.
+	elevenEU := strings.ReplaceAll(eleven, `"asia"`, `"europe"`)
 	tests := []struct {
 		name         string
 		boards       []string
 		wantComplete bool
 		wantWinners  []int
 	}{
-		{"End of the game/eleven tiles each: the game goes on", []string{eleven, eleven, `{}`}, false, []int{}},
-		{"End of the game/a 12th tile ends it, the most points win", []string{twelve, eleven}, true, []int{1}},
+		{"End of the game/eleven tiles each: the game goes on", []string{eleven, elevenEU, `{}`}, false, []int{}},
+		{"End of the game/a 12th tile ends it, the most points win", []string{twelve, elevenEU}, true, []int{1}},
 		{"End of the game/one player is below the minimum", []string{twelve}, false, []int{}},
 	}
 	for _, tt := range tests {
@@ -443,6 +454,10 @@ func TestInsectaValidation(t *testing.T) {
 				{p0 + "/tiles/0/points", `an insect tile has no "points" field`},
 				{p0 + "/tiles/0/scored", `an insect tile has no "scored" field`},
 			}},
+		{name: "Insect gathering/a name of 80 characters is fine, 81 is not",
+			boards: []string{`{"tiles":[{"row":0,"col":0,"kind":"insect","continent":"asia","name":"` + strings.Repeat("x", 80) + `"},` +
+				`{"row":1,"col":1,"kind":"insect","continent":"asia","name":"` + strings.Repeat("é", 81) + `"}]}`},
+			want: []insectaWant{{p0 + "/tiles/1/name", "at most 80 characters"}}},
 		{name: "Insect gathering/a name of sane length",
 			boards: []string{`{"tiles":[{"row":0,"col":0,"kind":"insect","continent":"asia","order":"hemiptera","size":"large","name":"` + strings.Repeat("x", 81) + `"}]}`},
 			want:   []insectaWant{{p0 + "/tiles/0/name", "at most 80 characters"}}},
@@ -502,6 +517,8 @@ func TestInsectaValidation(t *testing.T) {
 				{p0 + "/medals/2/level", "not 13"},
 				{p0 + "/medals/3/level", "give the level"},
 				{p0 + "/medals/4/medal", "choose the medal"},
+				// Six claims are also more than a player's three markers (issue 11).
+				{p0 + "/medals/3", "at most 3 medals each, and this board claims 6"},
 			}},
 
 		// Decoding: wrong types and unknown fields, at the field's pointer.
@@ -828,5 +845,73 @@ func FuzzScoreInsecta(f *testing.F) {
 				t.Fatalf("player %d: %d lines and %d tiebreaks, want 4 and 1", i, len(r.Breakdown), len(r.Tiebreaks))
 			}
 		}
+	})
+}
+
+// TestInsectaBoxLimits pins the box's limits at their edge (issue 11):
+// setup makes "a pile with 8 tiles on camp A and a pile with 7 on camp B"
+// of each continent; each player places "one of your markers on each
+// space of your Researcher tile" (three) and claims a medal with one; and
+// setup brings 3 medals face down and "3 Medal tiles ... face up". It also
+// pins d'Aumont's "Move 1 tile in your collection to an empty space".
+func TestInsectaBoxLimits(t *testing.T) {
+	const p0, p1, p2 = "/players/0/board", "/players/1/board", "/players/2/board"
+	african := func(n int) []string {
+		out := insectaAsian(insectaSpecies(n)...)
+		for i := range out {
+			out[i] = strings.Replace(out[i], "asia", "africa", 1)
+		}
+		return out
+	}
+	continents := func(board string, n int) (out []string) {
+		for k := range n {
+			out = append(out, fmt.Sprintf("%s/tiles/%d/continent", board, k))
+		}
+		return out
+	}
+	medals := func(ids ...string) string {
+		var ms []string
+		for _, id := range ids {
+			ms = append(ms, fmt.Sprintf(`{"medal":%q,"level":1}`, id))
+		}
+		return `{"medals":[` + strings.Join(ms, ",") + `]}`
+	}
+	loose := insectaBoardJSON(`"researcher":%q`, insectaIns(0, 0), insectaIns(3, 5))
+	daumont := fmt.Sprintf(loose, "louise-caroline-daumont")
+	kingsley := fmt.Sprintf(loose, "mary-kingsley")
+	runBoxCases(t, "insecta", []boxCase{
+		{name: "Setup: 8 and 7 insects of a continent, 15 at the table",
+			boards: []string{insectaInsects("", african(8)...), insectaInsects("", african(7)...)}},
+		{name: "Setup: 8 and 7 insects of a continent, 16 at the table",
+			boards:   []string{insectaInsects("", african(8)...), insectaInsects("", african(8)...)},
+			want:     p1 + "/tiles/7/continent",
+			pointers: append(append([]string{p1 + "/tiles/7/continent"}, continents(p0, 8)...), continents(p1, 7)...),
+			detail:   "the box has 15 insects from Africa (a pile of 8 on camp A and 7 on camp B): at most 15 at one table, and these collections hold 16"},
+		{name: "Setup: a marker on each space of the Researcher tile, 3 medals",
+			boards: []string{medals("continent:africa", "order:coleoptera", "size:small")}},
+		{name: "Setup: a marker on each space of the Researcher tile, 4 medals",
+			boards:   []string{medals("continent:africa", "order:coleoptera", "size:small", "institution:any")},
+			want:     p0 + "/medals/3",
+			pointers: []string{p0 + "/medals/3", p0 + "/medals/0", p0 + "/medals/1", p0 + "/medals/2"},
+			detail:   "a player has 3 markers on the Researcher tile, one for each medal claimed: at most 3 medals each, and this board claims 4"},
+		{name: "Setup: 3 medals face down and 3 face up, 6 at the table",
+			boards: []string{medals("continent:africa", "order:coleoptera", "size:small"),
+				medals("institution:any", "size:large", "continent:asia"), medals("continent:africa", "size:large")}},
+		{name: "Setup: 3 medals face down and 3 face up, a 7th at the table",
+			boards: []string{medals("continent:africa", "order:coleoptera", "size:small"),
+				medals("institution:any", "size:large", "continent:asia"), medals("continent:africa", "size:medium")},
+			want: p2 + "/medals/1/medal",
+			pointers: []string{p2 + "/medals/1/medal", p0 + "/medals/0/medal", p0 + "/medals/1/medal", p0 + "/medals/2/medal",
+				p1 + "/medals/0/medal", p1 + "/medals/1/medal", p1 + "/medals/2/medal", p2 + "/medals/0/medal"},
+			detail: "6 medals come into a game, 3 face down and 3 face up: at most 6 different medals at one table, and these boards claim 7"},
+		{name: "Researchers: d'Aumont may move a tile to an empty space, a warning",
+			boards: []string{daumont, `{}`}, warnAt: p0 + "/tiles/1",
+			warning: `Louise-Caroline d'Aumont's ability "Move 1 tile in your collection to an empty space"`},
+		{name: "Researchers: without d'Aumont a collection in pieces is an error",
+			boards: []string{kingsley, `{}`}, want: p0 + "/tiles/1",
+			detail: "this tile is not joined to the rest of the collection: an insect must touch a mail orthogonally or an insect diagonally"},
+		{name: "Researchers: d'Aumont moves a tile to an empty space, not onto another",
+			boards: []string{insectaBoardJSON(`"researcher":"louise-caroline-daumont"`, insectaIns(0, 0), insectaIns(0, 0)), `{}`},
+			want:   p0 + "/tiles/1", detail: "two tiles on one cell"},
 	})
 }

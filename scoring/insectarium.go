@@ -143,6 +143,8 @@ func (insectarium) Evaluate(players []PlayerInput, _ map[string]int) (*Evaluatio
 		pool = insectariumSoloPool
 	}
 	insectariumCheckPool(boards, pool, &verr)
+	insectariumCheckGlass(boards, sheets, &verr)
+	insectariumCheckBag(boards, sheets, pool, &verr)
 	if err := verr.Err(); err != nil {
 		return nil, err
 	}
@@ -307,6 +309,100 @@ func insectariumCheckPool(boards []*insectariumBoard, pool int, verr *Validation
 			}
 		}
 	}
+}
+
+// insectariumCount is a number entered on one board, at its pointer.
+type insectariumCount struct {
+	ptr string
+	n   int
+}
+
+// insectariumOverLimit reports counts that add up to more than limit across
+// the table: the message goes at the count that crosses the limit and names
+// every count in Pointers. It returns the sum.
+func insectariumOverLimit(counts []insectariumCount, limit int, verr *ValidationError, format string) int {
+	sum, cross := 0, -1
+	ptrs := make([]string, 0, len(counts))
+	for k, c := range counts {
+		if c.n == 0 {
+			continue
+		}
+		sum += c.n
+		if sum > limit && cross < 0 {
+			cross = k
+		}
+		ptrs = append(ptrs, c.ptr)
+	}
+	if cross >= 0 {
+		ptrs = append([]string{counts[cross].ptr}, slices.DeleteFunc(ptrs, func(p string) bool { return p == counts[cross].ptr })...)
+		verr.AddAll(ptrs, format, limit, sum)
+	}
+	return sum
+}
+
+// insectariumCheckGlass bounds the Display Tool bonuses of the whole table:
+// "A Glass Piece must be used to cover each Tool used for the bonus", three
+// per bonus, and the box has "30 Glass Pieces". Bonuses taken as points and
+// as tokens both count; a totals sheet gives those taken as points. Counts
+// out of range are already reported and left out.
+func insectariumCheckGlass(boards []*insectariumBoard, sheets []*totalsSheet, verr *ValidationError) {
+	var counts []insectariumCount
+	add := func(ptr string, n int) {
+		if n > 0 && n <= insectariumMaxBonuses {
+			counts = append(counts, insectariumCount{ptr, n})
+		}
+	}
+	for i := range boards {
+		base := boardPointer(i)
+		switch {
+		case boards[i] != nil:
+			add(base+"/toolBonusesForPoints", boards[i].ToolBonusesForPoints)
+			add(base+"/toolBonusesForTokens", boards[i].ToolBonusesForTokens)
+		case sheets[i] != nil:
+			if v, ok := sheets[i].get("toolBonus"); ok && v%insectariumToolSet == 0 {
+				add(base+"/totals/toolBonus", v/insectariumToolSet)
+			}
+		}
+	}
+	insectariumOverLimit(counts, insectariumMaxBonuses, verr,
+		"the box has 30 glass pieces: at most %d bonuses at one table, and these boards claim %d")
+}
+
+// insectariumCheckBag bounds the type tokens of the whole table: the box
+// has "50 Type Tokens" and solo setup leaves "two tokens of each type (20
+// tokens total)" in the box, so the tokens placed on the displays and left
+// in the supplies add up to at most 50, or 30 in solo. A totals sheet
+// scores a point per two unused tokens, so it holds at least twice its
+// points. Supplies out of range are already reported and left out.
+func insectariumCheckBag(boards []*insectariumBoard, sheets []*totalsSheet, pool int, verr *ValidationError) {
+	var counts []insectariumCount
+	for i := range boards {
+		base := boardPointer(i)
+		if b := boards[i]; b != nil {
+			for _, side := range []struct {
+				key  string
+				toks []*string
+			}{{"/rowTokens/", b.RowTokens}, {"/colTokens/", b.ColTokens}} {
+				for k, t := range side.toks[:min(len(side.toks), insectariumSize)] {
+					if t != nil && insectariumIsToken(*t) {
+						counts = append(counts, insectariumCount{base + side.key + strconv.Itoa(k), 1})
+					}
+				}
+			}
+			if b.Supply > 0 && b.Supply <= insectariumTokens {
+				counts = append(counts, insectariumCount{base + "/supply", b.Supply})
+			}
+		} else if sheets[i] != nil {
+			if v, ok := sheets[i].get("supply"); ok && v > 0 && v <= insectariumTokens/2 {
+				counts = append(counts, insectariumCount{base + "/totals/supply", 2 * v})
+			}
+		}
+	}
+	box := "the box has 50 type tokens: at most %d placed and unused at one table, and these boards hold %d"
+	if len(boards) == 1 {
+		box = "the box has 50 type tokens and solo play leaves 20 of them in the box: at most %d placed and unused, and this board holds %d"
+	}
+	insectariumOverLimit(counts, pool*(len(insectariumColors)+len(insectariumInsects)), verr, box)
 }
 
 // score totals a valid board. base points the tool warning at the board.

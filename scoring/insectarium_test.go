@@ -693,9 +693,12 @@ func TestInsectariumTotals(t *testing.T) {
 		{name: "issue 8/Tokens: the pool counts the boards, a sheet has none",
 			boards: []string{`{"rowTokens": ["red", "red", "red"]}`, `{"totals": {"rows": 12, "displayTools": 0}}`, `{"colTokens": ["red", "red"]}`},
 			totals: []int{0, 12, 0}, ranks: []int{2, 1, 2}, winners: []int{}, complete: false, entered: []string{"board", "totals", "board"}},
+		// Two players: solo play leaves 20 tokens in the box, so a solo
+		// supply of 50 tokens (25 points) is over the box (issue 11).
 		{name: "issue 8/the highest values of the box",
-			boards: []string{`{"totals": {"rows": 81, "columns": 81, "supply": 25, "toolBonus": 50, "displayTools": 27}}`},
-			totals: []int{237}, ranks: []int{1}, winners: []int{0}, complete: true, entered: []string{"totals"}},
+			boards: []string{`{"totals": {"rows": 81, "columns": 81, "supply": 25, "toolBonus": 50, "displayTools": 27}}`,
+				`{"totals": {"rows": 0, "columns": 0, "supply": 0, "toolBonus": 0, "displayTools": 0}}`},
+			totals: []int{237, 0}, ranks: []int{1, 2}, winners: []int{0}, complete: true, entered: []string{"totals", "totals"}},
 
 		{name: "issue 8/values outside a line's range",
 			boards: []string{`{"totals": {"rows": 82, "columns": -1, "supply": 26, "toolBonus": 55, "displayTools": 28}}`},
@@ -761,5 +764,66 @@ func FuzzScoreInsectarium(f *testing.F) {
 	f.Add(`{"players":[{"name":"Ana","board":{"totals":{"rows":82,"toolBonus":7,"x":1}}},{"name":"Ben","board":{"totals":null,"supply":1}}]}`)
 	f.Fuzz(func(t *testing.T, body string) {
 		fuzzScore(t, "insectarium", []byte(body))
+	})
+}
+
+// TestInsectariumBoxLimits pins the box's limits across the table at their
+// edge (issue 11): "30 Glass Pieces", three per bonus ("A Glass Piece must
+// be used to cover each Tool used for the bonus"), and "50 Type Tokens",
+// of which solo play leaves "two tokens of each type (20 tokens total)"
+// in the box.
+func TestInsectariumBoxLimits(t *testing.T) {
+	const p0, p1 = "/players/0/board", "/players/1/board"
+	six := `"rowTokens": ["red", "moth", "bee"], "colTokens": ["green", "beetle", "white"]`
+	glass := "the box has 30 glass pieces: at most 10 bonuses at one table"
+	bag := "the box has 50 type tokens: at most 50 placed and unused at one table"
+	solo := "solo play leaves 20 of them in the box: at most 30 placed and unused"
+	runBoxCases(t, "insectarium", []boxCase{
+		{name: "Components: 30 Glass Pieces, 10 bonuses on one board",
+			boards: []string{`{"toolBonusesForPoints": 10}`}},
+		{name: "Components: 30 Glass Pieces, 10 bonuses taken as tokens",
+			boards: []string{`{"toolBonusesForTokens": 10}`}},
+		{name: "Components: 30 Glass Pieces, 11 bonuses on one board",
+			boards: []string{`{"toolBonusesForPoints": 10, "toolBonusesForTokens": 1}`},
+			want:   p0 + "/toolBonusesForTokens", pointers: []string{p0 + "/toolBonusesForTokens", p0 + "/toolBonusesForPoints"},
+			detail: glass + ", and these boards claim 11"},
+		{name: "Components: 30 Glass Pieces, 10 bonuses at a table of three",
+			boards: []string{`{"toolBonusesForPoints": 4, "toolBonusesForTokens": 2}`, `{"toolBonusesForTokens": 3}`, `{"toolBonusesForPoints": 1}`}},
+		{name: "Components: 30 Glass Pieces, 11 bonuses at a table of two",
+			boards: []string{`{"toolBonusesForPoints": 6}`, `{"toolBonusesForTokens": 5}`},
+			want:   p1 + "/toolBonusesForTokens", pointers: []string{p1 + "/toolBonusesForTokens", p0 + "/toolBonusesForPoints"},
+			detail: glass + ", and these boards claim 11"},
+		{name: "Components: 30 Glass Pieces, a totals sheet's bonuses count",
+			boards: []string{`{"totals": {"toolBonus": 50}}`, `{"toolBonusesForPoints": 1}`},
+			want:   p1 + "/toolBonusesForPoints", pointers: []string{p1 + "/toolBonusesForPoints", p0 + "/totals/toolBonus"},
+			detail: glass},
+		{name: "Components: 50 Type Tokens, placed and unused at the limit",
+			boards: []string{`{` + six + `, "supply": 40}`, `{"supply": 4}`}},
+		{name: "Components: 50 Type Tokens, one more in a supply",
+			boards: []string{`{` + six + `, "supply": 40}`, `{"supply": 5}`},
+			want:   p1 + "/supply",
+			pointers: []string{p1 + "/supply", p0 + "/rowTokens/0", p0 + "/rowTokens/1", p0 + "/rowTokens/2",
+				p0 + "/colTokens/0", p0 + "/colTokens/1", p0 + "/colTokens/2", p0 + "/supply"},
+			detail: bag + ", and these boards hold 51"},
+		{name: "Components: 50 Type Tokens, one more placed",
+			boards: []string{`{"supply": 45}`, `{"rowTokens": ["red", "moth", "bee"], "colTokens": ["green", "beetle", "white"]}`},
+			want:   p1 + "/colTokens/2",
+			pointers: []string{p1 + "/colTokens/2", p0 + "/supply", p1 + "/rowTokens/0", p1 + "/rowTokens/1", p1 + "/rowTokens/2",
+				p1 + "/colTokens/0", p1 + "/colTokens/1"},
+			detail: bag + ", and these boards hold 51"},
+		{name: "Solo Rules: 30 tokens placed and unused",
+			boards: []string{`{` + six + `, "supply": 24}`}},
+		{name: "Solo Rules: 31 tokens placed and unused",
+			boards: []string{`{` + six + `, "supply": 25}`},
+			want:   p0 + "/supply",
+			pointers: []string{p0 + "/supply", p0 + "/rowTokens/0", p0 + "/rowTokens/1", p0 + "/rowTokens/2",
+				p0 + "/colTokens/0", p0 + "/colTokens/1", p0 + "/colTokens/2"},
+			detail: solo + ", and this board holds 31"},
+		{name: "Solo Rules: a totals sheet's unused tokens, 30",
+			boards: []string{`{"totals": {"supply": 15}}`}},
+		{name: "Solo Rules: a totals sheet's unused tokens, 32",
+			boards: []string{`{"totals": {"supply": 16}}`},
+			want:   p0 + "/totals/supply", pointers: []string{p0 + "/totals/supply"},
+			detail: solo + ", and this board holds 32"},
 	})
 }

@@ -3,6 +3,7 @@ package scoring
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -378,4 +379,31 @@ func hotelCheckResult(t *testing.T, res *Result, n int) {
 	if res.Complete && len(res.Winners) != 1 {
 		t.Fatalf("complete with winners %v", res.Winners)
 	}
+}
+
+// TestInsektenhotelBoxLimits pins the deck's six cards of a species at
+// their edge (issue 11, part 6), with the first species (bee) in the first
+// hotel colour (blue), so that an off-by-one on either list shows.
+func TestInsektenhotelBoxLimits(t *testing.T) {
+	hotel := func(colour string, bees int) string {
+		return fmt.Sprintf(`{"hotel": %q, "floors": [{"species": "bee", "guests": %d}, {"species": "ant", "guests": 0}, {"species": "fly", "guests": 0}]}`, colour, bees)
+	}
+	runBoxCases(t, "insektenhotel", []boxCase{
+		{name: "Components: the 6 bee cards, all in hotels",
+			boards: []string{hotel("blue", 2), hotel("green", 2), hotel("yellow", 1), hotel("red", 1)}},
+		{name: "Components: a 7th bee",
+			boards: []string{hotel("blue", 2), hotel("green", 2), hotel("yellow", 2), hotel("red", 1)},
+			want:   "/players/3/board/floors/0/guests",
+			detail: "the game has only 6 bee cards, and this floor makes 7 bees across the hotels"},
+		{name: "Components: a 7th bee in the blue hotel",
+			boards: []string{hotel("green", 2), hotel("yellow", 2), hotel("red", 1), hotel("blue", 2)},
+			want:   "/players/3/board/floors/0/guests",
+			detail: "this floor makes 7 bees across the hotels"},
+		{name: "Setup: the blue hotel with a floor of two bees",
+			boards: []string{hotel("blue", 2), `{}`}},
+		{name: "Setup: a floor holds 2 guests, not 3",
+			boards: []string{hotel("blue", 3), `{}`},
+			want:   "/players/0/board/floors/0/guests",
+			detail: "a floor has 2 rooms, so it holds 0, 1 or 2 guests, not 3"},
+	})
 }

@@ -34,10 +34,12 @@ func (c *hotelCards) total() int {
 	return n
 }
 
-// HotelSetup is who plays, in turn order: seat 0 starts (the rulebook's
-// "last to stay in a hotel"), and each seat's hotel as printed.
+// HotelSetup is who plays, in turn order, and each seat's hotel as
+// printed. First is the seat that starts: "The starting player is the
+// player who was the last to stay in a hotel"; seat 0 when not given.
 type HotelSetup struct {
 	Players []HotelSeat `json:"players"`
+	First   int         `json:"first,omitempty"`
 }
 
 // HotelSeat is one player and their hotel: its colour and the species of its
@@ -76,8 +78,11 @@ type HotelEvict struct {
 type HotelState struct {
 	// Turn is the seat whose turn it is; after the game it stays the winner's.
 	Turn int `json:"turn"`
-	// Round counts from 1 and goes up each time the turn comes back to seat 0.
+	// Round counts from 1 and goes up each time the turn comes back to the
+	// first seat.
 	Round int `json:"round"`
+	// First is the seat that started.
+	First int `json:"first"`
 	// Drawn is how many cards the current player has drawn this turn: a lure
 	// needs 0, a pass at least 1.
 	Drawn    int           `json:"drawn"`
@@ -157,6 +162,11 @@ func newHotelState(setup HotelSetup) (*HotelState, error) {
 		verr.Add("/players", "Insektenhotel is for 2 to %d players, not %d", len(hotelColours), n)
 	}
 	s := &HotelState{Round: 1, Winner: -1, Log: []string{}, deck: hotelBox}
+	if n := len(setup.Players); setup.First < 0 || setup.First >= max(n, 1) {
+		verr.Add("/first", "the first player is a seat of the table, 0 to %d, not %d", max(n, 1)-1, setup.First)
+	} else {
+		s.First, s.Turn = setup.First, setup.First
+	}
 	names := map[string]int{}
 	colours := map[string]int{}
 	for i, seat := range setup.Players {
@@ -285,11 +295,12 @@ func (p *HotelPlayer) gainHoney(round int) {
 	p.freshHoney++
 }
 
-// endTurn passes the turn clockwise; back at seat 0 a new round starts.
+// endTurn passes the turn clockwise; back at the first seat a new round
+// starts.
 func (s *HotelState) endTurn() {
 	s.Drawn = 0
 	s.Turn = (s.Turn + 1) % len(s.Players)
-	if s.Turn == 0 {
+	if s.Turn == s.First {
 		s.Round++
 	}
 }
@@ -398,10 +409,6 @@ func (s *HotelState) draw(base string, m HotelMove) error {
 	if err := verr.Err(); err != nil {
 		return err
 	}
-	prefix := ""
-	if s.deck.total() == 0 {
-		prefix = s.reshuffle()
-	}
 	s.deck[k]--
 	s.Drawn++
 	var text string
@@ -415,7 +422,13 @@ func (s *HotelState) draw(base string, m HotelMove) error {
 	default:
 		text = s.drawTourist(k)
 	}
-	s.Log = append(s.Log, prefix+text)
+	// "If the cards in the main deck run out before anyone's hotel is
+	// full", the deck is rebuilt at once, so that no lure reaches into a
+	// face-down pile that is already back in the deck.
+	if s.deck.total() == 0 && !s.Finished {
+		text += " " + s.reshuffle()
+	}
+	s.Log = append(s.Log, text)
 	return nil
 }
 
@@ -428,26 +441,12 @@ func hotelCardChoices() string {
 	return hotelChoices(ids)
 }
 
-// checkInDeck rejects a card the deck cannot hold any more. An empty deck
-// is reshuffled before the draw, so then the discard pile and the personal
-// piles count.
+// checkInDeck rejects a card the deck cannot hold any more. The deck is
+// never empty at a draw: it is rebuilt the moment it runs out, and the
+// hotels (24 rooms) and the honey (20 cards) can never hold all 72 cards.
 func (s *HotelState) checkInDeck(verr *ValidationError, base string, k int) {
-	if s.deck.total() > 0 {
-		if s.deck[k] == 0 {
-			verr.Add(base+"/card", "no %s is left in the deck", hotelCardID(k))
-		}
-		return
-	}
-	n := s.discard[k]
-	for _, p := range s.Players {
-		for _, c := range p.pile {
-			if c == k {
-				n++
-			}
-		}
-	}
-	if n == 0 {
-		verr.Add(base+"/card", "no %s is left: the deck ran out, and neither the discard pile nor the face-down piles hold one to shuffle back in", hotelCardID(k))
+	if s.deck[k] == 0 {
+		verr.Add(base+"/card", "no %s is left in the deck", hotelCardID(k))
 	}
 }
 
@@ -464,7 +463,7 @@ func (s *HotelState) reshuffle() string {
 		}
 		s.Players[i].pile = nil
 	}
-	return fmt.Sprintf("The deck ran out, so the discard pile and the face-down piles were shuffled into a new deck of %d cards. ", s.deck.total())
+	return fmt.Sprintf("The deck ran out, so the discard pile and the face-down piles were shuffled into a new deck of %d cards.", s.deck.total())
 }
 
 // drawTourist applies rules A and B: a tourist with a free room must move

@@ -101,10 +101,25 @@ func hotelDrain(keepHoney bool) []HotelMove {
 	return append(moves, hDraw("spider"))
 }
 
+// hotelLureAfterReshuffle drains the deck as hotelDrain(true) does, but
+// Ana lures a bee from Ben's face-down pile once on the way, so that Ben
+// turns over the last card: a spider that scares the bee away. The deck is
+// rebuilt then, Ben's pile with it, and Ana's next lure finds nothing.
+var hotelLureAfterReshuffle = func() []HotelMove {
+	moves := hotelDrain(true)
+	moves = moves[:len(moves)-15] // the last 8 spiders and 7 cockroaches
+	moves = append(moves, hLure(1, "bee"))
+	for range 7 {
+		moves = append(moves, hDraw("cockroach"), hDraw("spider"))
+	}
+	return append(moves, hSpider(0, "bee"), hLure(1, "bee"))
+}()
+
 func TestHotelReplay(t *testing.T) {
 	tests := []struct {
 		name    string
 		players int
+		first   int // the starting seat
 		moves   []HotelMove
 		want    string // hotelSummary of the state
 		wantLog string // the last log line
@@ -223,21 +238,53 @@ func TestHotelReplay(t *testing.T) {
 			wantLog: "Ana paid 2 honey to lure a fly from Ben, who had one: it moved into the blue hotel, and Ben got 1 honey. The blue hotel is now full: Ana wins!",
 		},
 		{
-			name: "Note above End of the Game: an empty deck is reshuffled from the discard pile and every face-down pile", players: 2,
+			name: "Note above End of the Game: the deck is reshuffled the moment it runs out, from the discard pile and every face-down pile", players: 2,
+			moves:   hotelDrain(false),
+			want:    "turn=0 round=9 drawn=0 deck=72 discard=0 winner=-1 | Ana [0 0 0] honey=0/0 pile=0 | Ben [0 0 0] honey=0/0 pile=0",
+			wantLog: "Ben drew a spider, but no other hotel had a single guest to scare. The deck ran out, so the discard pile and the face-down piles were shuffled into a new deck of 72 cards.",
+		},
+		{
+			name: "Note above End of the Game: the new deck is drawn from", players: 2,
 			moves:   hMoves(hotelDrain(false), hTurn(hDraw("bee"))),
 			want:    "turn=1 round=9 drawn=0 deck=71 discard=0 winner=-1 | Ana [1 0 0] honey=0/0 pile=0 | Ben [0 0 0] honey=0/0 pile=0",
-			wantLog: "The deck ran out, so the discard pile and the face-down piles were shuffled into a new deck of 72 cards. Ana drew a bee and put it in the blue hotel.",
+			wantLog: "Ana drew a bee and put it in the blue hotel.",
 		},
 		{
 			name: "Note above End of the Game: honey held by a player stays out of the new deck", players: 2,
+			moves:   hotelDrain(true),
+			want:    "turn=1 round=9 drawn=0 deck=52 discard=0 winner=-1 | Ana [0 0 0] honey=20/20 pile=0 | Ben [0 0 0] honey=0/0 pile=0",
+			wantLog: "Ana drew a spider, but no other hotel had a single guest to scare. The deck ran out, so the discard pile and the face-down piles were shuffled into a new deck of 52 cards.",
+		},
+		{
+			name: "Note above End of the Game: what is left to draw after a reshuffle", players: 2,
 			moves:   hMoves(hotelDrain(true), hTurn(hDraw("cockroach"))),
 			want:    "turn=0 round=10 drawn=0 deck=51 discard=1 winner=-1 | Ana [0 0 0] honey=20/20 pile=0 | Ben [0 0 0] honey=0/0 pile=0",
-			wantLog: "The deck ran out, so the discard pile and the face-down piles were shuffled into a new deck of 52 cards. Ben drew a cockroach, but had no honey to lose.",
+			wantLog: "Ben drew a cockroach, but had no honey to lose.",
+		},
+		{
+			name: "Note above End of the Game: a lure after the deck ran out finds the face-down piles back in the deck", players: 2,
+			moves:   hotelLureAfterReshuffle,
+			want:    "turn=1 round=10 drawn=0 deck=54 discard=1 winner=-1 | Ana [0 0 0] honey=16/16 pile=0 | Ben [0 0 0] honey=1/0 pile=0",
+			wantLog: "Ana paid 2 honey to lure a bee from Ben, who had none; Ben still got 1 honey.",
+		},
+		{
+			name: "Setup: the last to stay in a hotel starts, and rounds count from her seat", players: 2, first: 1,
+			moves:   hMoves(hTurn(hDraw("honey"), hDraw("ladybird")), hTurn(hDraw("bee"))),
+			want:    "turn=1 round=2 drawn=0 deck=69 discard=0 winner=-1 | Ana [1 0 0] honey=0/0 pile=0 | Ben [1 0 0] honey=1/1 pile=0",
+			wantLog: "Ana drew a bee and put it in the blue hotel.",
+		},
+		{
+			name: "Setup: the starting seat is still in round 1 before the turn comes back to her", players: 3, first: 2,
+			moves:   hMoves(hTurn(hDraw("butterfly")), hTurn(hDraw("bee"))),
+			want:    "turn=1 round=1 drawn=0 deck=70 discard=0 winner=-1 | Ana [1 0 0] honey=0/0 pile=0 | Ben [0 0 0] honey=0/0 pile=0 | Cleo [0 0 1] honey=0/0 pile=0",
+			wantLog: "Ana drew a bee and put it in the blue hotel.",
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := ReplayHotel(hotelSetupOf(tt.players), tt.moves)
+			setup := hotelSetupOf(tt.players)
+			setup.First = tt.first
+			s, err := ReplayHotel(setup, tt.moves)
 			if err != nil {
 				t.Fatalf("ReplayHotel: %v", err)
 			}
@@ -312,7 +359,7 @@ func TestHotelReplayErrors(t *testing.T) {
 			name: "Note above End of the Game: honey held by players is not reshuffled", players: 2,
 			moves:       hMoves(hotelDrain(true), hTurn(hDraw("honey"))),
 			wantPointer: fmt.Sprintf("/moves/%d/card", len(hotelDrain(true))),
-			wantDetail:  "no honey is left: the deck ran out, and neither the discard pile nor the face-down piles hold one to shuffle back in",
+			wantDetail:  "no honey is left in the deck",
 		},
 		{
 			name: "Turning over cards E: spider example, the fly pair in the blue hotel is safe", players: 4,
@@ -463,9 +510,19 @@ func TestHotelSetupErrors(t *testing.T) {
 		want  []FieldError
 	}{
 		{
+			name:  "Setup: the starting player sits at the table, the last seat at the limit",
+			setup: HotelSetup{Players: hotelSeats[:2], First: 2},
+			want:  []FieldError{{Pointer: "/first", Detail: "the first player is a seat of the table, 0 to 1, not 2"}},
+		},
+		{
+			name:  "Setup: the starting player is no negative seat",
+			setup: HotelSetup{Players: hotelSeats[:4], First: -1},
+			want:  []FieldError{{Pointer: "/first", Detail: "the first player is a seat of the table, 0 to 3, not -1"}},
+		},
+		{
 			name:  "Gameplay: two to four players",
 			setup: HotelSetup{Players: hotelSeats[:1]},
-			want:  []FieldError{{"/players", "Insektenhotel is for 2 to 4 players, not 1"}},
+			want:  []FieldError{{Pointer: "/players", Detail: "Insektenhotel is for 2 to 4 players, not 1"}},
 		},
 		{
 			name: "Setup: each player takes a hotel of their own colour",
@@ -473,8 +530,8 @@ func TestHotelSetupErrors(t *testing.T) {
 				seat("Ana", "blue", "bee", "ant", "fly"), seat("Ben", "blue", "bee", "ant", "fly"), seat("Cleo", "pink", "bee", "ant", "fly"),
 			}},
 			want: []FieldError{
-				{"/players/1/hotel", "the blue hotel is already player 1's: each player runs a hotel of their own colour"},
-				{"/players/2/hotel", `"pink" is not a hotel: choose blue, green, yellow or red`},
+				{Pointer: "/players/1/hotel", Detail: "the blue hotel is already player 1's: each player runs a hotel of their own colour"},
+				{Pointer: "/players/2/hotel", Detail: `"pink" is not a hotel: choose blue, green, yellow or red`},
 			},
 		},
 		{
@@ -483,9 +540,9 @@ func TestHotelSetupErrors(t *testing.T) {
 				seat("Ana", "blue", "bee", "wasp", "bee"), seat("Ben", "red", "ant", "fly", ""),
 			}},
 			want: []FieldError{
-				{"/players/0/floors/1", `"wasp" is not an Insektenhotel species: choose bee, ant, fly, ladybird, butterfly or earwig`},
-				{"/players/0/floors/2", "this hotel already has a floor for bees: its three floors are for three different species"},
-				{"/players/1/floors/2", "choose the species this floor is for"},
+				{Pointer: "/players/0/floors/1", Detail: `"wasp" is not an Insektenhotel species: choose bee, ant, fly, ladybird, butterfly or earwig`},
+				{Pointer: "/players/0/floors/2", Detail: "this hotel already has a floor for bees: its three floors are for three different species"},
+				{Pointer: "/players/1/floors/2", Detail: "choose the species this floor is for"},
 			},
 		},
 		{
@@ -494,8 +551,8 @@ func TestHotelSetupErrors(t *testing.T) {
 				seat(" ", "blue", "bee", "ant", "fly"), seat("Ana", "red", "bee", "ant", "fly"), seat("ana ", "green", "bee", "ant", "fly"),
 			}},
 			want: []FieldError{
-				{"/players/0/name", "every player needs a name"},
-				{"/players/2/name", `"ana" is already player 2; give each player their own name`},
+				{Pointer: "/players/0/name", Detail: "every player needs a name"},
+				{Pointer: "/players/2/name", Detail: `"ana" is already player 2; give each player their own name`},
 			},
 		},
 	}
@@ -506,7 +563,7 @@ func TestHotelSetupErrors(t *testing.T) {
 			if !errors.As(err, &verr) {
 				t.Fatalf("ReplayHotel error = %v, want a *ValidationError", err)
 			}
-			if got := verr.Errors; !slices.Equal(got, tt.want) {
+			if got := verr.Errors; !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("got  %v\nwant %v", got, tt.want)
 			}
 		})
@@ -525,7 +582,7 @@ func TestHotelStateJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"turn":1,"round":1,"drawn":0,"players":[` +
+	want := `{"turn":1,"round":1,"first":0,"drawn":0,"players":[` +
 		`{"name":"Ana","hotel":"blue","floors":[{"species":"bee","guests":1},{"species":"ant","guests":0},{"species":"fly","guests":0}],"guests":1,"honey":1,"honeyUsable":0,"pile":1},` +
 		`{"name":"Ben","hotel":"green","floors":[{"species":"ladybird","guests":0},{"species":"earwig","guests":0},{"species":"ant","guests":0}],"guests":0,"honey":0,"honeyUsable":0,"pile":0}],` +
 		`"deck":69,"discard":0,"finished":false,"winner":-1,"log":[` +

@@ -130,6 +130,10 @@ const (
 type FieldError struct {
 	Pointer string `json:"pointer"`
 	Detail  string `json:"detail"`
+	// Pointers, when set, lists every field a problem of the whole table
+	// is about (a limit of the box summed over several boards), Pointer
+	// among them; Pointer alone stays the one place to put the message.
+	Pointers []string `json:"pointers,omitempty"`
 }
 
 // ValidationError lists everything wrong with a request. Games collect all
@@ -152,6 +156,12 @@ func (e *ValidationError) Error() string {
 // Add records a problem at pointer.
 func (e *ValidationError) Add(pointer, format string, args ...any) {
 	e.Errors = append(e.Errors, FieldError{Pointer: pointer, Detail: fmt.Sprintf(format, args...)})
+}
+
+// AddAll records a problem about several fields at once: it is shown at
+// the first pointer and names all of them in Pointers.
+func (e *ValidationError) AddAll(pointers []string, format string, args ...any) {
+	e.Errors = append(e.Errors, FieldError{Pointer: pointers[0], Detail: fmt.Sprintf(format, args...), Pointers: pointers})
 }
 
 // prefix puts ptr before the pointers of the problems from the from-th

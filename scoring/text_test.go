@@ -43,13 +43,13 @@ func TestInvisibleNames(t *testing.T) {
 		want  []FieldError
 	}{
 		{"zero-width space", []string{"\u200b", "Ben"},
-			[]FieldError{{"/players/0/name", "a name needs a letter or a sign that shows; this one is only spaces or invisible characters"}}},
+			[]FieldError{{Pointer: "/players/0/name", Detail: "a name needs a letter or a sign that shows; this one is only spaces or invisible characters"}}},
 		{"Hangul filler", []string{"Ana", " \u3164 "},
-			[]FieldError{{"/players/1/name", "a name needs a letter or a sign that shows; this one is only spaces or invisible characters"}}},
+			[]FieldError{{Pointer: "/players/1/name", Detail: "a name needs a letter or a sign that shows; this one is only spaces or invisible characters"}}},
 		{"a zero-width space inside", []string{"Ana", "A\u200bna"},
-			[]FieldError{{"/players/1/name", `"A\u200bna" is already player 1; give each player their own name`}}},
+			[]FieldError{{Pointer: "/players/1/name", Detail: `"A\u200bna" is already player 1; give each player their own name`}}},
 		{"joiners in an emoji name", []string{"👩\u200d🔬", "👩🔬"},
-			[]FieldError{{"/players/1/name", "\"👩🔬\" is already player 1; give each player their own name"}}},
+			[]FieldError{{Pointer: "/players/1/name", Detail: "\"👩🔬\" is already player 1; give each player their own name"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -13,7 +13,7 @@
 import { h, replace, debounce, uid } from '../ui/dom.js';
 import { ApiError, scoreGame } from '../sync/api.js';
 import { engineReady } from '../engine/engine.js';
-import { clearProblems, markProblems, playerOf } from '../ui/problems.js';
+import { clearProblems, concerns, markProblems, playerOf } from '../ui/problems.js';
 import { field, segmented, toggle } from '../ui/widgets.js';
 import { boardField, boardRequest, unitOf } from './forms.js';
 import { nameChips } from '../history/historyui.js';
@@ -350,7 +350,7 @@ export function boardSet(o) {
     const lost = markProblems(root, errors, 'error');
     markProblems(root, warnings, 'warning');
     tablist.querySelectorAll('[role=tab]').forEach((t, i) => {
-      t.classList.toggle('has-error', errors.some((e) => playerOf(e.pointer) === i));
+      t.classList.toggle('has-error', errors.some((e) => concerns(e, i)));
       t.classList.toggle('has-warning', warnings.some((e) => playerOf(e.pointer) === i));
     });
     const lines = lost.length ? lost.map((e) => capitalize(e.detail)) : offline ? [offline] : [];

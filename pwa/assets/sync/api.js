@@ -923,7 +923,7 @@ function isOp(op) {
 // problem+json answers become an ApiError carrying the status, the
 // server's detail and its field errors (JSON Pointers into the request).
 
-/** @typedef {{pointer: string, detail: string}} FieldError */
+/** @typedef {{pointer: string, detail: string, pointers?: string[]}} FieldError pointers: every field a problem of the whole table is about */
 /** @typedef {{id: string, label: string}} Option */
 /** @typedef {{id: string, name: string, minPlayers: number, maxPlayers: number}} GameInfo */
 /** @typedef {{key: string, label: string, default: number, values: number[]}} VariantSpec */
@@ -1213,13 +1213,13 @@ export function scoreGame(id, req, signal) {
  */
 /**
  * @typedef {{
- *   turn: number, round: number, drawn: number, players: HotelPlayer[], deck: number | null,
+ *   turn: number, round: number, first?: number, drawn: number, players: HotelPlayer[], deck: number | null,
  *   discard: number, finished: boolean, winner: number, log: string[],
  * }} HotelState
  */
 /**
  * @typedef {{
- *   code: string, game: string, status: 'open' | 'finished', variants: Object<string, number>,
+ *   code: string, game: string, status: 'open' | 'finished', variants: Object<string, number>, first?: number,
  *   seats: Seat[], standings: Result | null, errors: FieldError[], version: number, hotel?: HotelState,
  * }} Table
  */
@@ -1242,7 +1242,7 @@ function bearer(token) {
 /**
  * createTable starts a live table in the current group (its play is
  * recorded there); the answer holds the host token, shown only once.
- * @param {{game: string, players: string[], variants?: Object<string, number>, group?: string}} req
+ * @param {{game: string, players: string[], variants?: Object<string, number>, group?: string, first?: number}} req
  * @returns {Promise<CreatedTable>}
  */
 export function createTable(req) {

@@ -49,14 +49,15 @@ export function hotelPhase(t, spec) {
 
 /**
  * stateOf is the tracker's state: the server's once a move was made, else
- * the start, read off the seats' hotels (seat 0 starts, nobody holds a card).
+ * the start, read off the seats' hotels (the table's first seat starts,
+ * nobody holds a card).
  * @param {Table} t
  * @returns {HotelState}
  */
 function stateOf(t) {
   if (t.hotel) return t.hotel;
   return {
-    turn: 0, round: 1, drawn: 0, deck: null, discard: 0, finished: false, winner: -1, log: [],
+    turn: t.first ?? 0, round: 1, first: t.first ?? 0, drawn: 0, deck: null, discard: 0, finished: false, winner: -1, log: [],
     players: t.seats.map((s) => ({
       name: s.name,
       hotel: s.board?.hotel ?? '',

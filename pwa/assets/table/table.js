@@ -46,7 +46,7 @@ import { kick, register, subscribeOutbox } from '../sync/api.js';
 import { engineReady, whenEngineReady } from '../engine/engine.js';
 import { age, keepShowing } from '../ui/dom.js';
 import { navigate } from '../router.js';
-import { clearProblems, markProblems, playerOf } from '../ui/problems.js';
+import { clearProblems, concerns, markProblems, playerOf } from '../ui/problems.js';
 import { segmented, text, toggle } from '../ui/widgets.js';
 import { boardField, boardRequest, loadForm, unitOf } from '../games/forms.js';
 import { renderResults } from '../games/results.js';
@@ -119,6 +119,8 @@ export async function newTableScreen(root) {
     if (k && v !== undefined && Number.isFinite(Number(v))) variants[k] = Number(v);
   }
   /** @type {Spec | null} */ let spec = null;
+  /** The line of names whose player starts a table played move by move. */
+  let first = 0;
   // The group's players, most recent first: a tap fills the first empty
   // name (a new line when every line has one); a tap on a name taken
   // takes it back.
@@ -143,6 +145,7 @@ export async function newTableScreen(root) {
   const banner = h('div', { class: 'banner', role: 'alert', hidden: true });
   const namesEl = h('div', { class: 'names' });
   const variantsEl = h('div', { class: 'new-variants' });
+  const firstEl = h('div', { class: 'new-first' });
   const addBtn = h('button', { type: 'button', class: 'btn btn-quiet add-name', on: { click: addName } }, '+ Add a player');
   const createBtn = /** @type {HTMLButtonElement} */ (h('button', { type: 'submit', class: 'btn btn-primary', dataset: { testid: 'create-table' } }, 'Create the table'));
 
@@ -159,6 +162,7 @@ export async function newTableScreen(root) {
           h('p', { class: 'hint' }, 'Name the players at the table, or only yourself: anyone can join later by the code with their own name.'),
           h('div', { class: 'msgs' })),
         chips.el, namesEl, addBtn),
+      firstEl,
       variantsEl,
       banner,
       h('div', { class: 'actionbar' },
@@ -184,16 +188,38 @@ export async function newTableScreen(root) {
     }
     addBtn.hidden = names.length >= spec.maxPlayers;
     drawVariants();
+    drawFirst();
   }
 
   function drawNames() {
     replace(namesEl, names.map((n, i) => text({
       label: i === 0 ? 'Player 1 (you?)' : `Player ${i + 1}`, pointer: `/players/${i}`, value: n, maxlength: 40,
       autocomplete: i === 0 ? 'nickname' : 'off', placeholder: i === 0 ? 'Your name' : 'Name, or leave empty',
-      onChange: (v) => { names[i] = v; chips.refresh(); },
+      onChange: (v) => { names[i] = v; chips.refresh(); drawFirst(); },
     })));
     addBtn.hidden = names.length >= (spec?.maxPlayers ?? 4);
     chips.refresh();
+    drawFirst();
+  }
+
+  /**
+   * drawFirst asks who starts an Insektenhotel table, which is played move
+   * by move: "the player who was the last to stay in a hotel". The choices
+   * are the names entered; without one, the first seat starts.
+   */
+  function drawFirst() {
+    const named = names.map((n, i) => ({ id: String(i), label: n.trim() })).filter((o) => o.label);
+    if (spec?.id !== 'insektenhotel' || named.length < 2) {
+      replace(firstEl);
+      return;
+    }
+    if (!named.some((o) => o.id === String(first))) first = Number(named[0].id);
+    // Typing a name redraws this; keep the focus where it is.
+    const focused = firstEl.contains(document.activeElement);
+    replace(firstEl, h('section', { class: 'panel' },
+      segmented({ label: 'Who starts? The last to stay in a hotel', pointer: '/first', class: 'stack', options: named,
+        value: String(first), onChange: (v) => { first = Number(v); } })));
+    if (focused) /** @type {HTMLElement | null} */ (firstEl.querySelector('input:checked'))?.focus();
   }
 
   function addName() {
@@ -235,7 +261,11 @@ export async function newTableScreen(root) {
     // pointers count the names sent, so keep where each came from.
     const sent = names.map((n, i) => ({ n: n.trim(), i })).filter((x) => x.n);
     createBtn.disabled = true;
-    const req = createTable({ game, players: sent.map((x) => x.n), variants });
+    /** @type {{game: string, players: string[], variants: Object<string, number>, first?: number}} */
+    const body = { game, players: sent.map((x) => x.n), variants };
+    const at = sent.findIndex((x) => x.i === first);
+    if (spec?.id === 'insektenhotel' && at > 0) body.first = at;
+    const req = createTable(body);
     const quiet = waitNote(() => {
       replace(banner, h('p', {}, 'Waiting for the server: the table is created as soon as it answers. This screen moves on by itself.'));
       banner.hidden = false;
@@ -481,7 +511,7 @@ function hostView({ root, spec, code, table: first, auth }) {
    */
   function seatRow(s, i, phase) {
     const r = resultOf(table, i);
-    const errs = table.errors.filter((e) => playerOf(e.pointer) === i);
+    const errs = table.errors.filter((e) => concerns(e, i));
     const mine = finishFields.filter((e) => playerOf(e.pointer) === i);
     const canEdit = phase !== 'playing';
     const tied = !!r && (table.standings?.results ?? []).some((o, k) => k !== i && o.rank === r.rank);
@@ -1101,8 +1131,8 @@ function seatView({ root, spec, code, table: first }, form, seat, token, host) {
         h('span', { class: 'cs-name' }, s.name),
         h('strong', { class: 'cs-total', dataset: { testid: `standing-${i}` } }, r ? String(r.total) : '–'));
     }));
-    const others = table.errors.filter((e) => playerOf(e.pointer) !== seat);
-    const mine = table.errors.filter((e) => playerOf(e.pointer) === seat);
+    const others = table.errors.filter((e) => !concerns(e, seat));
+    const mine = table.errors.filter((e) => concerns(e, seat));
     standingState.textContent = local
       ? (local.complete ? 'final with your change' : 'with your change')
       : table.standings
@@ -1113,7 +1143,7 @@ function seatView({ root, spec, code, table: first }, form, seat, token, host) {
   /** showProblems marks this seat's errors and warnings at its fields. */
   function showProblems() {
     clearProblems(formSlot);
-    const errors = local ? [] : table.errors.filter((e) => playerOf(e.pointer) === seat);
+    const errors = local ? [] : table.errors.filter((e) => concerns(e, seat));
     const warnings = standings()?.results[seat]?.warnings ?? [];
     const lost = phase === 'playing' ? errors : markProblems(formSlot, errors, 'error');
     if (phase !== 'playing') markProblems(formSlot, warnings, 'warning');

@@ -40,7 +40,9 @@ export function markProblems(root, problems, kind) {
   /** @type {FieldError[]} */
   const unplaced = [];
   for (const p of problems) {
-    const targets = findTargets(root, p.pointer);
+    // A problem of the whole table (a limit of the box) names every
+    // field it is about in pointers; each of them is marked.
+    const targets = [...new Set((p.pointers ?? [p.pointer]).flatMap((q) => findTargets(root, q)))];
     if (targets.length === 0) {
       unplaced.push(p);
       continue;
@@ -81,6 +83,16 @@ export function parentPointer(p) {
 export function playerOf(pointer) {
   const m = /^\/players\/(\d+)(\/|$)/.exec(pointer);
   return m ? Number(m[1]) : -1;
+}
+
+/**
+ * concerns says whether a problem is about player i: at its pointer, or at
+ * any field a problem of the whole table names.
+ * @param {FieldError} p
+ * @param {number} i
+ */
+export function concerns(p, i) {
+  return playerOf(p.pointer) === i || (p.pointers ?? []).some((q) => playerOf(q) === i);
 }
 
 /** @param {string} s */

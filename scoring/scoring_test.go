@@ -1,0 +1,63 @@
+package scoring
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestScoreSharedLimits pins the checks Score runs for every game at their
+// edge (issue 11, part 6): the player count, the name length and names
+// that differ only in case.
+func TestScoreSharedLimits(t *testing.T) {
+	players := func(names ...string) []PlayerInput {
+		out := make([]PlayerInput, len(names))
+		for i, n := range names {
+			out[i] = PlayerInput{Name: n, Board: json.RawMessage(`{}`)}
+		}
+		return out
+	}
+	tests := []struct {
+		name    string
+		game    string
+		players []PlayerInput
+		want    []FieldError // nil: accepted
+	}{
+		{name: "4 players of Insecta", game: "insecta", players: players("A", "B", "C", "D")},
+		{name: "5 players of Insecta", game: "insecta", players: players("A", "B", "C", "D", "E"),
+			want: []FieldError{{Pointer: "/players", Detail: "Insecta: The Ladies of Entomology is for at most 4 players, not 5"}}},
+		{name: "5 players of Insectarium", game: "insectarium", players: players("A", "B", "C", "D", "E"),
+			want: []FieldError{{Pointer: "/players", Detail: "Insectarium is for at most 4 players, not 5"}}},
+		{name: "5 players of Insektenhotel", game: "insektenhotel", players: players("A", "B", "C", "D", "E"),
+			want: []FieldError{{Pointer: "/players", Detail: "Insektenhotel is for at most 4 players, not 5"}}},
+		{name: "a name of 40 characters", game: "insecta", players: players(strings.Repeat("é", 40))},
+		{name: "a name of 41 characters", game: "insecta", players: players("Ana", strings.Repeat("é", 41)),
+			want: []FieldError{{Pointer: "/players/1/name", Detail: "a name can be at most 40 characters"}}},
+		{name: "Ana and ana are one name", game: "insectarium", players: players("Ana", "Ben", "ana"),
+			want: []FieldError{{Pointer: "/players/2/name", Detail: `"ana" is already player 1; give each player their own name`}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, ok := Lookup(tt.game)
+			if !ok {
+				t.Fatalf("no game %q", tt.game)
+			}
+			res, err := scoreCase(t, g, Request{Players: tt.players})
+			if tt.want == nil {
+				if err != nil {
+					t.Fatalf("Score: %v, want it accepted", err)
+				}
+				return
+			}
+			var verr *ValidationError
+			if !errors.As(err, &verr) {
+				t.Fatalf("Score = %+v, %v; want a *ValidationError", res, err)
+			}
+			if !reflect.DeepEqual(verr.Errors, tt.want) {
+				t.Errorf("errors = %+v\nwant %+v", verr.Errors, tt.want)
+			}
+		})
+	}
+}
