@@ -10,9 +10,9 @@
 //                        the results once the table is finished
 //   /t/CODE/seats/N      the host fills in seat N (one phone passed around)
 //
-// Tokens are kept per table in localStorage (store.js), so a reload keeps
+// Tokens are kept per table in localStorage (sync/api.js), so a reload keeps
 // the host screen or the seat. Every write goes through the outbox
-// (sync/outbox.js): a seat's board is kept on the phone as it is typed and
+// (in sync/api.js): a seat's board is kept on the phone as it is typed and
 // sent until the server has it; the seat's phone reports what it still
 // holds, so the host sees it and finishing waits for it.
 
