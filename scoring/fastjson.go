@@ -611,7 +611,8 @@ func readHotelBoard(raw []byte, b *hotelBoard) bool {
 				b.Floors = nil
 				return true
 			}
-			list := []HotelFloor{}
+			// Each floor is an object: they bound the list.
+			list := make([]HotelFloor, 0, min(bytes.Count(raw, []byte("{")), 64))
 			ok := r.array(func() bool {
 				var members uint32
 				list = append(list, HotelFloor{})
