@@ -237,9 +237,31 @@ func (r *reader) skip(depth int) bool {
 	}
 	switch r.peek() {
 	case '{':
-		return r.object(func([]byte) bool { return r.skip(depth + 1) })
+		r.i++
+		if r.eat('}') {
+			return true
+		}
+		for {
+			if _, ok := r.key(); !ok || !r.skip(depth+1) {
+				return false
+			}
+			if more, ok := r.more('}'); !ok || !more {
+				return ok
+			}
+		}
 	case '[':
-		return r.array(func() bool { return r.skip(depth + 1) })
+		r.i++
+		if r.eat(']') {
+			return true
+		}
+		for {
+			if !r.skip(depth + 1) {
+				return false
+			}
+			if more, ok := r.more(']'); !ok || !more {
+				return ok
+			}
+		}
 	case '"':
 		_, _, ok := r.text()
 		return ok
