@@ -237,9 +237,31 @@ func (r *reader) skip(depth int) bool {
 	}
 	switch r.peek() {
 	case '{':
-		return r.object(func([]byte) bool { return r.skip(depth + 1) })
+		r.i++
+		if r.eat('}') {
+			return true
+		}
+		for {
+			if _, ok := r.key(); !ok || !r.skip(depth+1) {
+				return false
+			}
+			if more, ok := r.more('}'); !ok || !more {
+				return ok
+			}
+		}
 	case '[':
-		return r.array(func() bool { return r.skip(depth + 1) })
+		r.i++
+		if r.eat(']') {
+			return true
+		}
+		for {
+			if !r.skip(depth + 1) {
+				return false
+			}
+			if more, ok := r.more(']'); !ok || !more {
+				return ok
+			}
+		}
 	case '"':
 		_, _, ok := r.text()
 		return ok
@@ -611,7 +633,8 @@ func readHotelBoard(raw []byte, b *hotelBoard) bool {
 				b.Floors = nil
 				return true
 			}
-			list := []HotelFloor{}
+			// Each floor is an object: they bound the list.
+			list := make([]HotelFloor, 0, min(bytes.Count(raw, []byte("{")), 64))
 			ok := r.array(func() bool {
 				var members uint32
 				list = append(list, HotelFloor{})
