@@ -25,9 +25,10 @@ import (
 // the table whole on any gap.
 
 // recentTablesMax bounds how many tables' last events are remembered to
-// build deltas from: past it, a table forgotten sends its next change
+// build deltas from (about 10 KB each, and the parse of a followed one
+// several times that): past it, a table forgotten sends its next change
 // whole.
-const recentTablesMax = 1024
+const recentTablesMax = 256
 
 // recentTables remembers the last event published of each table, so the
 // next one can carry what changed since.

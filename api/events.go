@@ -97,6 +97,11 @@ func (s *server) tableEvents(c *fiber.Ctx) error {
 	}
 	c.Set(fiber.HeaderContentType, "text/event-stream")
 	c.Set("X-Accel-Buffering", "no")
+	if c.Method() == fiber.MethodHead {
+		sub.Close()
+		release()
+		return nil
+	}
 	// The body runs until the connection closes: no length, no chunks.
 	ctx := c.Context()
 	ctx.Response.Header.SetConnectionClose()
