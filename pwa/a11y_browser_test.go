@@ -347,7 +347,7 @@ func TestBrowserA11yHotelTable(t *testing.T) {
 	host.waitTextNow(`[data-testid=turn]`, "Ben's turn")
 	host.checkScreen("hotel-host")
 	phone.do(chromedp.Navigate(base+"/t/"+code), chromedp.WaitVisible(chromedp.CSS(`button.claim-btn[data-seat="1"]`)),
-		chromedp.Click(chromedp.CSS(`button.claim-btn[data-seat="1"]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=turn]`)))
+		tapInPage(`button.claim-btn[data-seat="1"]`), chromedp.WaitVisible(chromedp.CSS(`[data-testid=turn]`)))
 	phone.waitTextNow(`[data-testid=turn]`, "Your turn")
 	phone.checkScreen("hotel-seat")
 	host.checkConsole()

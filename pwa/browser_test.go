@@ -944,7 +944,7 @@ func TestBrowserTableTwoPhones(t *testing.T) {
 		t.Errorf("the phone shares the host's storage: it has %v", got)
 	}
 	phone.screenshot("table-join")
-	phone.do(chromedp.Click(chromedp.CSS(claimBen)),
+	phone.do(tapInPage(claimBen),
 		chromedp.WaitVisible(chromedp.CSS(`button`+pointer("/players/1/board/grid/0/0"))))
 	if got := phone.stored(code); got["seatToken"] == nil || got["seat"] != 1.0 || got["hostToken"] != nil {
 		t.Errorf("the phone keeps %v for the table, want seat 1 and its token", got)
@@ -1129,7 +1129,7 @@ func TestBrowserTableInsektenhotel(t *testing.T) {
 
 	// Ben joins on his own phone: it is his turn there.
 	phone.do(chromedp.Navigate(base+"/t/"+code), chromedp.WaitVisible(chromedp.CSS(`button.claim-btn[data-seat="1"]`)),
-		chromedp.Click(chromedp.CSS(`button.claim-btn[data-seat="1"]`)),
+		tapInPage(`button.claim-btn[data-seat="1"]`),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid=turn]`)))
 	phone.waitTextNow(`[data-testid=turn]`, "Your turn")
 	// Five bees are left: with no bee floor, each goes face down.

@@ -92,15 +92,19 @@ func (b *browser) noVagueErrors() {
 	}
 }
 
+// tapInPage taps the element sel finds in one step in the page. A live
+// table redraws its seat list on every update, so a button found by a node
+// id, as chromedp.Click does, may have been replaced before the tap lands.
+func tapInPage(sel string) chromedp.Action[chromedp.Void] {
+	return chromedp.Evaluate[chromedp.Void](`document.querySelector(` + js(sel) + `).click()`)
+}
+
 // joinAs opens a table's join link on a phone and claims a seat the host named.
 func (b *browser) joinAs(code string, seat int) {
 	b.t.Helper()
 	claim := `button.claim-btn[data-seat="` + string(rune('0'+seat)) + `"]`
 	b.do(chromedp.Navigate(b.base+"/t/"+code), chromedp.WaitVisible(chromedp.CSS(claim)))
-	// The seat list is redrawn on every live update, so the button is found
-	// and tapped in one step in the page rather than by a node id that a
-	// redraw may have replaced.
-	b.do(chromedp.Evaluate[chromedp.Void](`document.querySelector(`+js(claim)+`).click()`),
+	b.do(tapInPage(claim),
 		chromedp.WaitVisible(chromedp.CSS(`button`+pointer("/players/"+string(rune('0'+seat))+"/board/grid/0/0"))))
 }
 
