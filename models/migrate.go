@@ -122,6 +122,9 @@ var migrations = []migration{
 		`UPDATE plays SET started_at = finished_at WHERE started_at < '1970-01-01'`,
 	)},
 	{ID: 7, Name: "names matched without invisible characters", Up: rekeyNames},
+	// Rebuilds after a change to the past run in the background
+	// (rebuild.go): what is left to do is kept here.
+	{ID: 8, Name: "rating rebuilds in the background", Up: migrateRebuilds},
 }
 
 // rekeyNames is migration 7: names are matched by nameKey now, which also
