@@ -150,7 +150,7 @@ func playResults(tx *gorm.DB, playID string) ([]seatedResult, error) {
 // finishing step computes the figures of rebuildPlayers players: each
 // holds the writer for a few milliseconds.
 const (
-	rebuildPlays   = 200
+	rebuildPlays   = 100
 	rebuildPlayers = 50
 )
 
