@@ -36,6 +36,20 @@ type scenario struct {
 	wantHeader map[string]string
 	// check, if set, asserts or keeps anything else of the response.
 	check func(t *testing.T, r response)
+	// before, if set, runs before the request: settled waits there for
+	// the store's background work.
+	before func(t *testing.T)
+}
+
+// settled returns a scenario's before that waits until the store's
+// background rebuilds are done, so the request reads final figures.
+func settled(store *models.Store) func(t *testing.T) {
+	return func(t *testing.T) {
+		t.Helper()
+		if err := store.WaitRebuilds(t.Context()); err != nil {
+			t.Fatalf("WaitRebuilds: %v", err)
+		}
+	}
 }
 
 // response is what a test request got back.
@@ -114,6 +128,9 @@ func runScenarios(t *testing.T, app *fiber.App, scenarios []scenario) {
 	t.Helper()
 	for _, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) {
+			if sc.before != nil {
+				sc.before(t)
+			}
 			r := call(t, app, sc.method, sc.path, sc.body, sc.header)
 			if r.status != sc.status {
 				t.Fatalf("%s %s: status %d, want %d; body %s", sc.method, sc.path, r.status, sc.status, r.body)

@@ -378,7 +378,7 @@ func playerIDOf(t *testing.T, app *fiber.App, group, name string) string {
 // TestRenameAndMerge: a typo makes a second player; renaming it to the
 // first one's name offers the merge, and the merge moves its plays.
 func TestRenameAndMerge(t *testing.T) {
-	app, _, _ := newHistoryApp(t)
+	app, store, _ := newHistoryApp(t)
 	const lbPath = "/api/v1/leaderboards/insectarium"
 	logTestPlay(t, app, "default", playBody("insectarium", time.Time{}, day(1, 21, 0), seat{"Ana", wildBoard(10)}, seat{"Ben", wildBoard(6)}))
 	logTestPlay(t, app, "default", playBody("insectarium", time.Time{}, day(2, 21, 0), seat{"Ana", wildBoard(3)}, seat{"Ben", wildBoard(7)}))
@@ -404,7 +404,7 @@ func TestRenameAndMerge(t *testing.T) {
 		{name: "the merge", method: "POST", path: "/api/v1/players/" + anna + "/merge", body: `{"into": "` + ana + `"}`, status: 200,
 			want: map[string]any{"/player/id": ana, "/games/0/plays": 3, "/games/0/wins": 2, "/games/0/bestScore": 10, "/recent/0/id": typo}},
 		{name: "the duplicate is gone", method: "GET", path: "/api/v1/players/" + anna, status: 404},
-		{name: "the leaderboard follows the merge", method: "GET", path: lbPath, status: 200, check: func(t *testing.T, r response) {
+		{name: "the leaderboard follows the merge", method: "GET", path: lbPath, status: 200, before: settled(store), check: func(t *testing.T, r response) {
 			lb := decodeJSON[leaderboard](t, r)
 			if len(lb.Entries) != 3 {
 				t.Errorf("entries %+v, want Ana, Ben, Cy", lb.Entries)
@@ -437,7 +437,7 @@ func both(a, b func(t *testing.T, r response)) func(t *testing.T, r response) {
 // TestEditAndDeletePlay: the leaderboard follows a play that is edited,
 // then deleted.
 func TestEditAndDeletePlay(t *testing.T) {
-	app, _, _ := newHistoryApp(t)
+	app, store, _ := newHistoryApp(t)
 	const lbPath = "/api/v1/leaderboards/insectarium"
 	logTestPlay(t, app, "default", playBody("insectarium", time.Time{}, day(1, 21, 0), seat{"Ana", wildBoard(10)}, seat{"Ben", wildBoard(6)}))
 	id := logTestPlay(t, app, "default", playBody("insectarium", time.Time{}, day(2, 21, 0), seat{"Ana", wildBoard(2)}, seat{"Ben", wildBoard(4)}))
@@ -456,7 +456,7 @@ func TestEditAndDeletePlay(t *testing.T) {
 			body: playBody("insectarium", day(2, 20, 0), day(2, 21, 30), seat{"Ana", wildBoard(12)}, seat{"Ben", wildBoard(4)}),
 			want: map[string]any{"/id": id, "/finishedAt": "2026-03-02T21:30:00Z", "/durationSeconds": 5400,
 				"/results/0/total": 12, "/results/0/winner": true, "/results/1/winner": false}},
-		{name: "the leaderboard follows the edit", method: "GET", path: lbPath, status: 200,
+		{name: "the leaderboard follows the edit", method: "GET", path: lbPath, status: 200, before: settled(store), want: map[string]any{"/updating": false},
 			check: both(lbHas("Ana", 2, 2, 11, 12), lbHas("Ben", 2, 0, 5, 6))},
 		{name: "an edit that breaks a rule", method: "PUT", path: path, status: 422,
 			body: playBody("insectarium", time.Time{}, time.Time{}, seat{"Ana", `{"supply": -1}`}, seat{"Ben", wildBoard(4)}),
@@ -464,7 +464,7 @@ func TestEditAndDeletePlay(t *testing.T) {
 		{name: "an edit of an unknown play", method: "PUT", path: "/api/v1/plays/nosuchplay", status: 404,
 			body: playBody("insectarium", time.Time{}, time.Time{}, seat{"Ana", wildBoard(1)}, seat{"Ben", wildBoard(4)})},
 		{name: "a delete", method: "DELETE", path: path, status: 204},
-		{name: "the leaderboard follows the delete", method: "GET", path: lbPath, status: 200,
+		{name: "the leaderboard follows the delete", method: "GET", path: lbPath, status: 200, before: settled(store),
 			check: both(lbHas("Ana", 1, 1, 10, 10), lbHas("Ben", 1, 0, 6, 6))},
 		{name: "the play is gone", method: "GET", path: path, status: 404},
 		{name: "a second delete", method: "DELETE", path: path, status: 404},

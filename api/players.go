@@ -28,6 +28,9 @@ type record struct {
 type leaderboard struct {
 	Game    string             `json:"game"`
 	Entries []leaderboardEntry `json:"entries"`
+	// Updating is true while a change to the game's past is being worked
+	// into the figures in the background.
+	Updating bool `json:"updating"`
 }
 
 type leaderboardEntry struct {
@@ -91,12 +94,12 @@ func (s *server) getLeaderboard(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	entries, err := s.store.Leaderboard(c.UserContext(), queryGroup(c), g.Spec().ID)
+	lb, err := s.store.GameLeaderboard(c.UserContext(), queryGroup(c), g.Spec().ID)
 	if err != nil {
 		return err
 	}
-	out := leaderboard{Game: g.Spec().ID, Entries: make([]leaderboardEntry, len(entries))}
-	for i, e := range entries {
+	out := leaderboard{Game: g.Spec().ID, Entries: make([]leaderboardEntry, len(lb.Entries)), Updating: lb.Updating}
+	for i, e := range lb.Entries {
 		out.Entries[i] = leaderboardEntry{Player: e.Player, PlayerID: e.PlayerID, record: recordOf(e)}
 	}
 	return c.JSON(out)

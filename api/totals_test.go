@@ -163,7 +163,7 @@ func TestTotalsEverywhere(t *testing.T) {
 				body: playBody("insecta", time.Time{}, time.Time{}, seat{"Ana", georgeTotals}, seat{"Ben", george}),
 				want: map[string]any{"/results/1/total": 31, "/results/0/total": 31, "/standings/results/1/entered": "board",
 					"/standings/winners": []int{0, 1}, "/standings/tiebreak": "Ana and Ben share the victory: level on 31 points and on every tiebreak"}},
-			{name: "the leaderboard follows", method: "GET", path: "/api/v1/leaderboards/insecta", status: 200,
+			{name: "the leaderboard follows", method: "GET", path: "/api/v1/leaderboards/insecta", status: 200, before: settled(store),
 				check: standing(map[string]totalsRecord{"Ana": {2, 2, 31.5, 32}, "Ben": {2, 1, 31, 31}})},
 			{name: "the hotel leaderboard", method: "GET", path: "/api/v1/leaderboards/insektenhotel", status: 200, want: map[string]any{
 				"/entries/0/player": "Ana", "/entries/0/wins": 1, "/entries/0/avgScore": nil}},

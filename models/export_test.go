@@ -50,6 +50,7 @@ func buildHistory(t *testing.T, s *Store, group string) {
 	if err := s.MergePlayers(ctx, group, playerID(t, s, group, "Anna"), playerID(t, s, group, "Ana")); err != nil {
 		t.Fatal(err)
 	}
+	settle(t, s)
 }
 
 func export(t *testing.T, s *Store, group string) []byte {

@@ -191,6 +191,15 @@ func playerID(t *testing.T, s *Store, group, name string) string {
 
 func fp(v float64) *float64 { return &v }
 
+// settle waits for the store's background rebuilds, so that what is read
+// next are the final figures.
+func settle(t testing.TB, s *Store) {
+	t.Helper()
+	if err := s.WaitRebuilds(ctx); err != nil {
+		t.Fatalf("WaitRebuilds: %v", err)
+	}
+}
+
 // TestHandComputedHistory checks the leaderboard of handHistory against
 // figures worked out by hand, and the ratings against RatePlackettLuce
 // called play by play.
@@ -416,6 +425,7 @@ func TestPlayersLastPlayed(t *testing.T) {
 		logPlay(t, s, DefaultGroup, hplay{"insecta", 1 * time.Hour, []string{"Ana", "Ben"}, []int{10, 5}})
 		logPlay(t, s, DefaultGroup, hplay{"insectarium", 3 * time.Hour, []string{"Ben", "Cy"}, []int{4, 6}})
 		last := logPlay(t, s, DefaultGroup, hplay{"insecta", 2 * time.Hour, []string{"Ana", "Dee"}, []int{7, 8}})
+		settle(t, s)
 		lastPlayed := func() map[string]time.Time {
 			players, err := s.ListPlayers(ctx, DefaultGroup)
 			if err != nil {
@@ -434,6 +444,7 @@ func TestPlayersLastPlayed(t *testing.T) {
 		if err := s.DeletePlay(ctx, DefaultGroup, last); err != nil {
 			t.Fatal(err)
 		}
+		settle(t, s)
 		got := lastPlayed()
 		if !got["Ana"].Equal(t0.Add(time.Hour)) {
 			t.Errorf("after the delete Ana last played %v, want %v", got["Ana"], t0.Add(time.Hour))
@@ -515,6 +526,7 @@ func TestMergePlayers(t *testing.T) {
 		if err := s.MergePlayers(ctx, DefaultGroup, anna, ana); err != nil {
 			t.Fatal(err)
 		}
+		settle(t, s)
 		for _, game := range []string{"insecta", "insectarium"} {
 			got, want := anonymous(leaderboard(t, s, DefaultGroup, game)), anonymous(leaderboard(t, ref, DefaultGroup, game))
 			if !reflect.DeepEqual(got, want) {
@@ -640,6 +652,7 @@ func TestPastPlayRecomputes(t *testing.T) {
 		for _, i := range []int{0, 1, 3, 2} {
 			logPlay(t, late, DefaultGroup, handHistory[i])
 		}
+		settle(t, late)
 		sameHistory(t, late, inOrder, "insecta")
 	})
 }
@@ -688,6 +701,7 @@ func TestEditAndDeletePlay(t *testing.T) {
 		if err := s.EditPlay(ctx, DefaultGroup, ids[1], lp, res); err != nil {
 			t.Fatal(err)
 		}
+		settle(t, s)
 		ref := openStore(t, backends()[0].dsn(t))
 		for i, p := range handHistory {
 			if i == 1 {
@@ -711,6 +725,7 @@ func TestEditAndDeletePlay(t *testing.T) {
 		if err := s.DeletePlay(ctx, DefaultGroup, ids[0]); err != nil {
 			t.Fatal(err)
 		}
+		settle(t, s)
 		ref = openStore(t, backends()[0].dsn(t))
 		logPlay(t, ref, DefaultGroup, fixed)
 		logPlay(t, ref, DefaultGroup, moved)
@@ -1035,6 +1050,7 @@ func TestConcurrentPlays(t *testing.T) {
 			}
 		})
 		wg.Wait()
+		settle(t, s)
 		if players, _ := s.ListPlayers(ctx, DefaultGroup); len(players) != 4 {
 			t.Errorf("%d players, want 4: %+v", len(players), players)
 		}

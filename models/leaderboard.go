@@ -333,7 +333,11 @@ func (s *Store) RecomputeRatings(ctx context.Context) error {
 			if err := lockGroup(tx, group); err != nil {
 				return err
 			}
-			return rebuildGroup(tx, group)
+			if err := rebuildGroup(tx, group); err != nil {
+				return err
+			}
+			// Nothing is left for the background to do.
+			return tx.Where("group_id = ?", group).Delete(&rebuildRow{}).Error
 		})
 		if err != nil && !errors.Is(err, ErrImporting) {
 			return translate(err)
@@ -347,16 +351,39 @@ func (s *Store) RecomputeRatings(ctx context.Context) error {
 // ending in name order. It reads the kept aggregates only, so it costs the
 // same at any length of history.
 func (s *Store) Leaderboard(ctx context.Context, group, game string) ([]LeaderboardEntry, error) {
-	out := []LeaderboardEntry{}
+	b, err := s.GameLeaderboard(ctx, group, game)
+	if err != nil {
+		return nil, err
+	}
+	return b.Entries, nil
+}
+
+// GameLeaderboard is a game's leaderboard as Leaderboard gives it, and
+// whether a rebuild of it is under way after a change to its past.
+type GameLeaderboard struct {
+	Entries []LeaderboardEntry
+	// Updating is true while the figures are being brought up to date in
+	// the background: until then they are those before the change.
+	Updating bool
+}
+
+// GameLeaderboard returns the leaderboard of Leaderboard and whether it
+// is being updated, read together.
+func (s *Store) GameLeaderboard(ctx context.Context, group, game string) (*GameLeaderboard, error) {
+	out := &GameLeaderboard{Entries: []LeaderboardEntry{}}
 	err := s.read(ctx, func(tx *gorm.DB) error {
 		if err := groupExists(tx, group); err != nil {
+			return err
+		}
+		var err error
+		if out.Updating, err = rebuildPending(tx, group, game); err != nil {
 			return err
 		}
 		var rows []struct {
 			Stats  statsRow `gorm:"embedded"`
 			Player string
 		}
-		err := tx.Table("player_stats AS ps").Select("ps.*, players.name AS player").
+		err = tx.Table("player_stats AS ps").Select("ps.*, players.name AS player").
 			Joins("JOIN players ON players.id = ps.player_id").
 			Where("ps.group_id = ? AND ps.game = ?", group, game).
 			Order(leaderboardOrder).
@@ -365,7 +392,7 @@ func (s *Store) Leaderboard(ctx context.Context, group, game string) ([]Leaderbo
 			return err
 		}
 		for _, r := range rows {
-			out = append(out, entryOf(r.Stats, r.Player))
+			out.Entries = append(out.Entries, entryOf(r.Stats, r.Player))
 		}
 		return nil
 	})

@@ -128,6 +128,9 @@ var migrations = []migration{
 		// before it started at seat 0.
 		`ALTER TABLE tables ADD COLUMN first_seat INTEGER NOT NULL DEFAULT 0 CHECK (first_seat >= 0)`,
 	)},
+	// Rebuilds after a change to the past run in the background
+	// (rebuild.go): what is left to do is kept here.
+	{ID: 9, Name: "rating rebuilds in the background", Up: migrateRebuilds},
 }
 
 // rekeyNames is migration 7: names are matched by nameKey now, which also

@@ -127,8 +127,9 @@ func (s *Store) RenamePlayer(ctx context.Context, group, id, name string) (*Play
 
 // MergePlayers folds the player fromID into intoID: every play of from
 // becomes a play of into, from is deleted, and the leaderboards of the
-// games they played are recomputed. Two players who sat at one play are
-// two people: that is a *ConflictError naming the play.
+// games they played are rebuilt in the background, each from from's
+// first play of it. Two players who sat at one play are two people: that
+// is a *ConflictError naming the play.
 func (s *Store) MergePlayers(ctx context.Context, group, fromID, intoID string) error {
 	if fromID == intoID {
 		return &ConflictError{Reason: "a player cannot be merged into themselves", PlayerID: intoID}
@@ -155,14 +156,26 @@ func (s *Store) MergePlayers(ctx context.Context, group, fromID, intoID string) 
 			return &ConflictError{PlayerID: intoID, Reason: fmt.Sprintf(
 				"%s and %s both played in play %s, so they are two people; rename one of them instead", from.Name, into.Name, shared[0])}
 		}
-		var games []string
-		if err := tx.Model(&playRow{}).Distinct("game").
-			Where("id IN (?)", tx.Model(&playPlayerRow{}).Select("play_id").Where("player_id = ?", fromID)).
-			Order("game").Pluck("game", &games).Error; err != nil {
+		// Each game from played changes from from's first play of it on.
+		var firsts []struct {
+			Game       string
+			FinishedAt time.Time
+			ID         string
+		}
+		if err := tx.Table("plays AS p").Select("p.game, p.finished_at, p.id").
+			Joins("JOIN play_players pp ON pp.play_id = p.id").Where("pp.player_id = ?", fromID).
+			Order("p.game, p.finished_at, p.id").Scan(&firsts).Error; err != nil {
 			return err
 		}
 		if err := tx.Model(&playPlayerRow{}).Where("player_id = ?", fromID).Update("player_id", intoID).Error; err != nil {
 			return err
+		}
+		for i, f := range firsts {
+			if i == 0 || firsts[i-1].Game != f.Game {
+				if err := mergeStats(tx, group, f.Game, fromID, intoID); err != nil {
+					return err
+				}
+			}
 		}
 		for _, table := range []string{"rating_history", "player_stats"} {
 			if err := tx.Exec("DELETE FROM "+table+" WHERE player_id = ?", fromID).Error; err != nil {
@@ -172,14 +185,60 @@ func (s *Store) MergePlayers(ctx context.Context, group, fromID, intoID string) 
 		if err := tx.Delete(&playerRow{}, "id = ?", fromID).Error; err != nil {
 			return err
 		}
-		for _, game := range games {
-			if err := rebuildGame(tx, group, game); err != nil {
+		for i, f := range firsts {
+			if i > 0 && firsts[i-1].Game == f.Game {
+				continue
+			}
+			if err := markRebuild(tx, group, f.Game, f.FinishedAt, f.ID, []string{intoID}); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
-	return translate(err)
+	if err != nil {
+		return translate(err)
+	}
+	s.kickRebuilds()
+	return nil
+}
+
+// mergeStats adds from's figures in a game to into's, so that the answer
+// to a merge shows the plays, wins and scores of both at once; the
+// ratings, which depend on the order of the plays, follow with the
+// rebuild, which also computes into's figures again.
+func mergeStats(tx *gorm.DB, group, game, fromID, intoID string) error {
+	var rows []statsRow
+	if err := tx.Where("group_id = ? AND game = ? AND player_id IN ?", group, game, []string{fromID, intoID}).Find(&rows).Error; err != nil {
+		return err
+	}
+	var from, into *statsRow
+	for i := range rows {
+		if rows[i].PlayerID == fromID {
+			from = &rows[i]
+		} else {
+			into = &rows[i]
+		}
+	}
+	if from == nil {
+		return nil
+	}
+	if into == nil {
+		st := *from
+		st.PlayerID = intoID
+		return tx.Create(&st).Error
+	}
+	into.Plays += from.Plays
+	into.Wins += from.Wins
+	into.ScoreSum += from.ScoreSum
+	into.RatedPlays += from.RatedPlays
+	into.BestScore = max(into.BestScore, from.BestScore)
+	if from.LastPlayedAt.After(into.LastPlayedAt) {
+		into.LastPlayedAt = from.LastPlayedAt
+	}
+	return tx.Model(&statsRow{}).Where("group_id = ? AND game = ? AND player_id = ?", group, game, intoID).Updates(map[string]any{
+		"plays": into.Plays, "wins": into.Wins, "score_sum": into.ScoreSum, "rated_plays": into.RatedPlays,
+		"best_score": into.BestScore, "last_played_at": into.LastPlayedAt,
+	}).Error
 }
 
 // findPlayer returns the player if it belongs to group, else ErrNotFound:

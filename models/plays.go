@@ -159,12 +159,14 @@ func (s *Store) LogPlay(ctx context.Context, group string, lp LoggedPlay, result
 	if err != nil {
 		return "", translate(err)
 	}
+	s.kickRebuilds()
 	return row.ID, nil
 }
 
 // EditPlay replaces what a play recorded (game, time, players, boards and
-// result, scored by the caller as for LogPlay) and recomputes the
-// leaderboards it touches. The play keeps its id and its table.
+// result, scored by the caller as for LogPlay) and has the leaderboards it
+// touches rebuilt in the background, from the play's earlier place. The
+// play keeps its id and its table.
 func (s *Store) EditPlay(ctx context.Context, group, id string, lp LoggedPlay, result *scoring.Result) error {
 	row, entries, err := loggedPlayRow(lp, result)
 	if err != nil {
@@ -175,6 +177,10 @@ func (s *Store) EditPlay(ctx context.Context, group, id string, lp LoggedPlay, r
 			return err
 		}
 		old, err := findPlayRow(tx, group, id)
+		if err != nil {
+			return err
+		}
+		was, err := playResults(tx, id)
 		if err != nil {
 			return err
 		}
@@ -192,19 +198,25 @@ func (s *Store) EditPlay(ctx context.Context, group, id string, lp LoggedPlay, r
 		if err := s.insertPlayPlayers(tx, row, entries); err != nil {
 			return err
 		}
-		if old.Game != row.Game {
-			if err := rebuildGame(tx, group, old.Game); err != nil {
-				return err
-			}
+		if err := markRebuild(tx, group, old.Game, old.FinishedAt, id, playersOf(was)); err != nil {
+			return err
 		}
-		return rebuildGame(tx, group, row.Game)
+		now := make([]string, len(entries))
+		for i, e := range entries {
+			now[i] = e.playerID
+		}
+		return markRebuild(tx, group, row.Game, row.FinishedAt, id, now)
 	})
-	return translate(err)
+	if err != nil {
+		return translate(err)
+	}
+	s.kickRebuilds()
+	return nil
 }
 
-// DeletePlay removes a play from the group's history and recomputes its
-// game's leaderboard. The table it was finished at stays finished, with
-// no result.
+// DeletePlay removes a play from the group's history and has its game's
+// leaderboard rebuilt in the background. The table it was finished at
+// stays finished, with no result.
 func (s *Store) DeletePlay(ctx context.Context, group, id string) error {
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := lockGroup(tx, group); err != nil {
@@ -214,12 +226,20 @@ func (s *Store) DeletePlay(ctx context.Context, group, id string) error {
 		if err != nil {
 			return err
 		}
+		was, err := playResults(tx, id)
+		if err != nil {
+			return err
+		}
 		if err := tx.Delete(&playRow{}, "id = ?", id).Error; err != nil {
 			return err
 		}
-		return rebuildGame(tx, group, old.Game)
+		return markRebuild(tx, group, old.Game, old.FinishedAt, id, playersOf(was))
 	})
-	return translate(err)
+	if err != nil {
+		return translate(err)
+	}
+	s.kickRebuilds()
+	return nil
 }
 
 // FindPlay returns a play of the group with every player's board and
@@ -470,8 +490,8 @@ func matchResults(seats []seatRow, result *scoring.Result) ([]entry, error) {
 
 // recordPlayers writes the player rows of a play just inserted and brings
 // its game's leaderboard up to date: one step forward when it is the
-// newest play of its group and game, else a rebuild in finish order, as
-// ratings depend on the order of plays.
+// newest play of its group and game, else a rebuild in finish order from
+// the play on, in the background, as ratings depend on the order of plays.
 func (s *Store) recordPlayers(tx *gorm.DB, play playRow, entries []entry) error {
 	if err := s.insertPlayPlayers(tx, play, entries); err != nil {
 		return err
@@ -484,12 +504,26 @@ func (s *Store) recordPlayers(tx *gorm.DB, play playRow, entries []entry) error 
 	if err != nil {
 		return err
 	}
-	if len(later) > 0 {
-		return rebuildGame(tx, play.GroupID, play.Game)
-	}
 	seated := make([]seatedResult, len(entries))
 	for i, e := range entries {
 		seated[i] = seatedResult{PlayerID: e.playerID, Total: e.result.Total, Rank: e.result.Rank, Winner: e.result.Winner}
+	}
+	return stepOrMark(tx, play, seated, len(later) > 0)
+}
+
+// stepOrMark brings a game's leaderboard up to date with a play just
+// recorded: one step forward when it is the newest play and the game's
+// figures are right (no rebuild pending), else a rebuild from the play on.
+func stepOrMark(tx *gorm.DB, play playRow, seated []seatedResult, later bool) error {
+	pending := later
+	if !pending {
+		var err error
+		if pending, err = rebuildPending(tx, play.GroupID, play.Game); err != nil {
+			return err
+		}
+	}
+	if pending {
+		return markRebuild(tx, play.GroupID, play.Game, play.FinishedAt, play.ID, playersOf(seated))
 	}
 	return stepGame(tx, play.GroupID, play.Game, play.ID, play.FinishedAt, seated)
 }

@@ -14,8 +14,9 @@
 // aggregates brought up to date in the same transaction, so that reading a
 // leaderboard costs the same after a thousand plays as after a hundred
 // thousand. Ratings depend on the order of plays: anything that changes
-// the past (a play logged late, an edit, a delete, a merge) rebuilds that
-// game's aggregates from the plays, in finish order.
+// the past (a play logged late, an edit, a delete, a merge) has that
+// game's aggregates rebuilt from the changed play on, in finish order, by
+// a worker in the background (rebuild.go).
 package models
 
 import (
@@ -97,6 +98,15 @@ type Store struct {
 	// importBatchDone, when set, is called after each batch an import
 	// commits: tests look at the store half-way through an import.
 	importBatchDone func()
+	// rb is the worker that brings leaderboards up to date after a change
+	// to the past; nil until Open starts it.
+	rb *rebuilder
+	// rebuildSize, when set, replaces rebuildPlays: tests make rebuilds
+	// take many steps.
+	rebuildSize int
+	// rebuildStepDone, when set, is called after each step of a rebuild
+	// commits, with the worker's context: tests stop a rebuild half-way.
+	rebuildStepDone func(ctx context.Context)
 	// stopCheckpoints ends the checkpoint goroutine of a SQLite file and
 	// waits for it; nil elsewhere.
 	stopCheckpoints func()
@@ -192,6 +202,7 @@ func open(ctx context.Context, dsn string, log *slog.Logger, list []migration) (
 		s.Close()
 		return nil, openError(dsn, err)
 	}
+	s.startRebuilds(log)
 	return s, nil
 }
 
@@ -322,6 +333,7 @@ func (s *Store) writable(ctx context.Context) error {
 // Close releases the database. With SQLite it also checkpoints the WAL into
 // the main file.
 func (s *Store) Close() error {
+	s.stopRebuilds()
 	if s.stopCheckpoints != nil {
 		s.stopCheckpoints()
 		s.stopCheckpoints = nil

@@ -679,6 +679,7 @@ func (s *Store) FinishTableWithBoards(ctx context.Context, code string, version 
 	if err != nil {
 		return "", err
 	}
+	s.kickRebuilds()
 	return id, nil
 }
 

@@ -324,6 +324,9 @@ func TestBrowserHistoryLeaderboardAndPlayer(t *testing.T) {
 	b.waitFor("the history without the deleted play", `document.querySelectorAll('[data-testid=play-item]').length === 4`)
 	waitForUpTo(t, 15*time.Second, "the delete to reach the server", func() bool { return countPlays(t, base) == 4 })
 	b.do(chromedp.Navigate(base+"/leaderboards/insectarium"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=lb-row]`)))
+	// The server works the delete into the ratings in the background; the
+	// board says so meanwhile and redraws itself when it is done.
+	b.waitFor("the ratings to finish updating", `!document.querySelector('[data-testid=lb-updating]')`)
 	if got := b.leaderboardRows(); len(got) != 3 || got[0].Plays != "3" || got[0].Wins != "2" {
 		t.Errorf("after the delete the leaderboard reads %+v, want Ana first with 2 wins of 3 plays", got)
 	}

@@ -2,7 +2,10 @@
 // come first, by rating (OpenSkill's conservative estimate); players with
 // too few plays with others follow, marked provisional, by wins.
 // Insektenhotel has no points, so its board shows wins only. Without a
-// game named, it opens on the game the group plays most.
+// game named, it opens on the game the group plays most. After a change
+// to the past (a play logged late, an edit, a delete, a merge) the server
+// works it into the ratings in the background: the board then says the
+// ratings are updating, and redraws itself until they are done.
 
 import { h, replace } from '../ui/dom.js';
 import { ApiError, getLeaderboard, listGames, listPlays } from '../sync/api.js';
@@ -14,6 +17,10 @@ import { MIN_RATED_PLAYS, decimal, inGroup, percent, shortName, topbar } from '.
 
 /** How many of the newest plays say which game a group plays most. */
 const recentPlays = 100;
+
+/** How long to wait before reading an updating leaderboard again, at first and at most (ms). */
+const firstPoll = 1000;
+const slowestPoll = 10000;
 
 /**
  * mostPlayed is the game a group played most among its newest plays (the
@@ -57,18 +64,45 @@ export async function leaderboardScreen(root, game) {
       dataset: { game: g.id },
     }, shortName(g.name)))),
     body);
-  const board = await inGroup(root, getLeaderboard(group, game));
+  let board = await inGroup(root, getLeaderboard(group, game));
   if (!board) return;
   body.removeAttribute('aria-busy');
+  drawBoard(body, board, spec.name, game);
+  // While the server is updating the ratings, read the board again now
+  // and then, for as long as it is on screen.
+  for (let wait = firstPoll; board.updating; wait = Math.min(2 * wait, slowestPoll)) {
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    if (!body.isConnected) return;
+    const next = await getLeaderboard(group, game).catch(() => null);
+    if (!body.isConnected) return;
+    if (next) {
+      board = next;
+      drawBoard(body, board, spec.name, game);
+    }
+  }
+}
+
+/**
+ * drawBoard fills the leaderboard screen's body with a board as read.
+ * @param {HTMLElement} body
+ * @param {{entries: LeaderboardEntry[], updating?: boolean}} board
+ * @param {string} gameName
+ * @param {string} game
+ */
+function drawBoard(body, board, gameName, game) {
+  const updating = board.updating
+    ? h('p', { class: 'hint lb-updating', role: 'status', dataset: { testid: 'lb-updating' } },
+      'Ratings are updating… Some figures may be from before the last change; this board refreshes by itself.')
+    : null;
   if (board.entries.length === 0) {
-    replace(body, h('div', { class: 'panel empty-state' },
-      h('p', {}, `No ${spec.name} plays in this group yet.`),
+    replace(body, updating, h('div', { class: 'panel empty-state' },
+      h('p', {}, `No ${gameName} plays in this group yet.`),
       h('div', { class: 'row-actions' },
         h('a', { class: 'btn btn-primary', href: '/tables/new' }, 'Start a table'),
         h('a', { class: 'btn', href: `/plays/new?game=${game}` }, 'Log a past play'))));
     return;
   }
-  replace(body, leaderboardTable(board.entries, game !== 'insektenhotel', spec.name),
+  replace(body, updating, leaderboardTable(board.entries, game !== 'insektenhotel', gameName),
     h('p', { class: 'hint lb-note' },
       `Rating: the skill estimate of OpenSkill, counted cautiously (μ − 3σ), so it grows as the group plays. `
       + `It shows after ${MIN_RATED_PLAYS} plays with others; before that a player is provisional. Shared wins count as wins.`));

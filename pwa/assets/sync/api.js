@@ -1601,7 +1601,7 @@ export function deletingPlays(group) {
  * getLeaderboard reads a game's leaderboard in a group.
  * @param {string} group
  * @param {string} game
- * @returns {Promise<{game: string, entries: LeaderboardEntry[]}>}
+ * @returns {Promise<{game: string, entries: LeaderboardEntry[], updating: boolean}>}
  */
 export function getLeaderboard(group, game) {
   return read(inGroup(`/api/v1/leaderboards/${encodeURIComponent(game)}`, group));
