@@ -316,7 +316,9 @@ func listPlays(tx *gorm.DB, f PlayFilter) ([]PlaySummary, string, error) {
 		if err != nil {
 			return nil, "", err
 		}
-		q = q.Where("(finished_at < ? OR (finished_at = ? AND id < ?))", at, at, id)
+		// The row value, unlike the equivalent OR, is one range of the
+		// (group_id, …, finished_at, id) indexes on both databases.
+		q = q.Where("(finished_at, id) < (?, ?)", at, id)
 	}
 	var rows []playRow
 	if err := q.Order("finished_at DESC, id DESC").Limit(limit + 1).Find(&rows).Error; err != nil {
@@ -478,9 +480,8 @@ func (s *Store) recordPlayers(tx *gorm.DB, play playRow, entries []entry) error 
 	}
 	var later []string
 	err := tx.Model(&playRow{}).
-		Where("group_id = ? AND game = ? AND (finished_at > ? OR (finished_at = ? AND id > ?))",
-			play.GroupID, play.Game, play.FinishedAt, play.FinishedAt, play.ID).
-		Limit(1).Pluck("id", &later).Error
+		Where("group_id = ? AND game = ? AND (finished_at, id) > (?, ?)", play.GroupID, play.Game, play.FinishedAt, play.ID).
+		Order("finished_at, id").Limit(1).Pluck("id", &later).Error
 	if err != nil {
 		return err
 	}
