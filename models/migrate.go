@@ -122,6 +122,14 @@ var migrations = []migration{
 		`UPDATE plays SET started_at = finished_at WHERE started_at < '1970-01-01'`,
 	)},
 	{ID: 7, Name: "names matched without invisible characters", Up: rekeyNames},
+	{ID: 8, Name: "a player's plays and ratings by index", Up: execDDL(
+		// A player's plays: the play ids come from the index alone.
+		`CREATE INDEX play_players_player_play ON play_players (player_id, play_id)`,
+		`DROP INDEX play_players_player`,
+		// A player's rating history is paged by (finished_at, play_id).
+		`CREATE INDEX rating_history_player_page ON rating_history (player_id, game, finished_at, play_id)`,
+		`DROP INDEX rating_history_player`,
+	)},
 }
 
 // rekeyNames is migration 7: names are matched by nameKey now, which also
