@@ -265,7 +265,7 @@ func TestHistoryByHand(t *testing.T) {
 			"/games/0/provisional": false, "/games/0/lastPlayedAt": "2026-03-03T21:00:00Z",
 			"/games/0/ratingHistory/0/playId": play1, "/games/0/ratingHistory/2/playId": play3,
 			"/games/0/ratingHistory/2/rating": want["Ana"], "/games/0/ratingHistoryNext": nil,
-			"/games/0/scores":                 []any{map[string]any{"score": 4, "count": 1}, map[string]any{"score": 8, "count": 1}, map[string]any{"score": 10, "count": 1}},
+			"/games/0/scores": []any{map[string]any{"score": 4, "count": 1}, map[string]any{"score": 8, "count": 1}, map[string]any{"score": 10, "count": 1}},
 			"/games/0/headToHead": []any{
 				map[string]any{"opponentId": ben, "opponent": "Ben", "plays": 3, "wins": 1, "losses": 1, "ties": 1},
 				map[string]any{"opponentId": cy, "opponent": "Cy", "plays": 1, "wins": 1, "losses": 0, "ties": 0}},
