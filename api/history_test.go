@@ -264,8 +264,8 @@ func TestHistoryByHand(t *testing.T) {
 			"/games/0/game": "insectarium", "/games/0/plays": 3, "/games/0/wins": 2, "/games/0/bestScore": 10,
 			"/games/0/provisional": false, "/games/0/lastPlayedAt": "2026-03-03T21:00:00Z",
 			"/games/0/ratingHistory/0/playId": play1, "/games/0/ratingHistory/2/playId": play3,
-			"/games/0/ratingHistory/2/rating": want["Ana"],
-			"/games/0/scores":                 []any{map[string]any{"score": 4, "count": 1}, map[string]any{"score": 8, "count": 1}, map[string]any{"score": 10, "count": 1}},
+			"/games/0/ratingHistory/2/rating": want["Ana"], "/games/0/ratingHistoryNext": nil,
+			"/games/0/scores": []any{map[string]any{"score": 4, "count": 1}, map[string]any{"score": 8, "count": 1}, map[string]any{"score": 10, "count": 1}},
 			"/games/0/headToHead": []any{
 				map[string]any{"opponentId": ben, "opponent": "Ben", "plays": 3, "wins": 1, "losses": 1, "ties": 1},
 				map[string]any{"opponentId": cy, "opponent": "Cy", "plays": 1, "wins": 1, "losses": 0, "ties": 0}},
@@ -277,6 +277,21 @@ func TestHistoryByHand(t *testing.T) {
 				}
 			}},
 		{name: "an unknown player", method: "GET", path: "/api/v1/players/nobody", status: 404, check: detailHas("no player")},
+		{name: "Ana's ratings", method: "GET", path: "/api/v1/players/" + ana + "/ratings?game=insectarium", status: 200, want: map[string]any{
+			"/game": "insectarium", "/points/0/playId": play1, "/points/2/playId": play3, "/points/2/rating": want["Ana"], "/next": nil}},
+		{name: "Ana's newest two ratings", method: "GET", path: "/api/v1/players/" + ana + "/ratings?game=insectarium&limit=2", status: 200,
+			want: map[string]any{"/points/0/playId": play2, "/points/1/playId": play3},
+			check: func(t *testing.T, r response) {
+				if next := decodeJSON[ratingList](t, r).Next; next == nil {
+					t.Error("no next cursor before the oldest rating")
+				}
+			}},
+		{name: "ratings of a game not played", method: "GET", path: "/api/v1/players/" + ana + "/ratings?game=insecta", status: 200,
+			want: map[string]any{"/points": []any{}, "/next": nil}},
+		{name: "ratings without a game", method: "GET", path: "/api/v1/players/" + ana + "/ratings", status: 400, check: detailHas("no game")},
+		{name: "ratings with a bad limit", method: "GET", path: "/api/v1/players/" + ana + "/ratings?game=insectarium&limit=201", status: 400, check: detailHas("limit")},
+		{name: "ratings with a bad cursor", method: "GET", path: "/api/v1/players/" + ana + "/ratings?game=insectarium&cursor=nope", status: 400},
+		{name: "an unknown player's ratings", method: "GET", path: "/api/v1/players/nobody/ratings?game=insectarium", status: 404, check: detailHas("no player")},
 		{name: "an unknown game's leaderboard", method: "GET", path: "/api/v1/leaderboards/chess", status: 404},
 		{name: "a game nobody played", method: "GET", path: "/api/v1/leaderboards/insecta", status: 200,
 			want: map[string]any{"/game": "insecta", "/entries": []any{}}},

@@ -2,6 +2,8 @@ package api
 
 import (
 	"errors"
+	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -52,8 +54,11 @@ type playerGame struct {
 	record
 	LastPlayedAt  time.Time     `json:"lastPlayedAt"`
 	RatingHistory []ratingPoint `json:"ratingHistory"`
-	Scores        []scoreCount  `json:"scores"`
-	HeadToHead    []headToHead  `json:"headToHead"`
+	// RatingHistoryNext is the cursor of the ratings before
+	// RatingHistory (GET …/ratings); null when there are none.
+	RatingHistoryNext *string      `json:"ratingHistoryNext"`
+	Scores            []scoreCount `json:"scores"`
+	HeadToHead        []headToHead `json:"headToHead"`
 }
 
 // ratingPoint is the rating after one rated play; Rating is the
@@ -64,6 +69,15 @@ type ratingPoint struct {
 	Mu         float64   `json:"mu"`
 	Sigma      float64   `json:"sigma"`
 	Rating     float64   `json:"rating"`
+}
+
+// ratingList is a page of a player's ratings in one game, oldest first.
+type ratingList struct {
+	Game   string        `json:"game"`
+	Points []ratingPoint `json:"points"`
+	// Next is the cursor of the ratings before these; null when there
+	// are none.
+	Next *string `json:"next"`
 }
 
 type scoreCount struct {
@@ -112,6 +126,28 @@ func (s *server) getPlayer(c *fiber.Ctx) error {
 		return err
 	}
 	return c.JSON(statsView(st))
+}
+
+// listRatings answers GET /api/v1/players/{id}/ratings: a player's
+// ratings in a game, a chart's worth at a time, paging back from the
+// newest.
+func (s *server) listRatings(c *fiber.Ctx) error {
+	g, ok := scoring.Lookup(c.Query("game"))
+	if !ok {
+		return errorf(fiber.StatusBadRequest, fmt.Sprintf("there is no game %q: name one with ?game=", c.Query("game")))
+	}
+	limit := 0
+	if q := c.Query("limit"); q != "" {
+		var err error
+		if limit, err = strconv.Atoi(q); err != nil || limit < 1 || limit > models.RatingPage {
+			return errorf(fiber.StatusBadRequest, fmt.Sprintf("limit must be a number from 1 to %d", models.RatingPage))
+		}
+	}
+	points, next, err := s.store.RatingHistory(c.UserContext(), queryGroup(c), c.Params("id"), g.Spec().ID, c.Query("cursor"), limit)
+	if err != nil {
+		return err
+	}
+	return c.JSON(ratingList{Game: g.Spec().ID, Points: ratingPoints(points), Next: nextCursor(next)})
 }
 
 // renamePlayer answers PATCH /api/v1/players/{id}. A name another player
@@ -168,11 +204,8 @@ func statsView(st *models.PlayerStats) playerStats {
 		Games: make([]playerGame, len(st.Games)), Recent: summaries(st.Recent)}
 	for i, g := range st.Games {
 		pg := playerGame{Game: g.Game, record: recordOf(g.LeaderboardEntry), LastPlayedAt: g.LastPlayedAt,
-			RatingHistory: make([]ratingPoint, len(g.RatingHistory)), Scores: make([]scoreCount, len(g.Scores)),
-			HeadToHead: make([]headToHead, len(g.HeadToHead))}
-		for j, r := range g.RatingHistory {
-			pg.RatingHistory[j] = ratingPoint{PlayID: r.PlayID, FinishedAt: r.FinishedAt, Mu: r.Mu, Sigma: r.Sigma, Rating: r.Ordinal}
-		}
+			RatingHistory: ratingPoints(g.RatingHistory), RatingHistoryNext: nextCursor(g.RatingNext),
+			Scores: make([]scoreCount, len(g.Scores)), HeadToHead: make([]headToHead, len(g.HeadToHead))}
 		for j, sc := range g.Scores {
 			pg.Scores[j] = scoreCount{Score: sc.Score, Count: sc.Count}
 		}
@@ -182,4 +215,20 @@ func statsView(st *models.PlayerStats) playerStats {
 		out.Games[i] = pg
 	}
 	return out
+}
+
+func ratingPoints(points []models.RatingPoint) []ratingPoint {
+	out := make([]ratingPoint, len(points))
+	for i, r := range points {
+		out[i] = ratingPoint{PlayID: r.PlayID, FinishedAt: r.FinishedAt, Mu: r.Mu, Sigma: r.Sigma, Rating: r.Ordinal}
+	}
+	return out
+}
+
+// nextCursor is a page's next cursor as JSON: null after the last page.
+func nextCursor(next string) *string {
+	if next == "" {
+		return nil
+	}
+	return &next
 }

@@ -43,6 +43,7 @@ func (s *server) routes(app *fiber.App) {
 	app.Delete("/api/v1/plays/:id", s.deletePlay)
 	app.Get("/api/v1/leaderboards/:game", s.getLeaderboard)
 	app.Get("/api/v1/players/:id", s.getPlayer)
+	app.Get("/api/v1/players/:id/ratings", s.listRatings)
 	app.Patch("/api/v1/players/:id", s.renamePlayer)
 	app.Post("/api/v1/players/:id/merge", s.mergePlayers)
 	app.All("/api/*", s.notFound)

@@ -172,7 +172,7 @@ func (s *Store) ExportPlaysCSV(ctx context.Context, group string, w io.Writer) e
 		err := s.read(ctx, func(tx *gorm.DB) error {
 			q := tx.Select("id", "finished_at").Where("group_id = ?", group)
 			if after != nil {
-				q = q.Where("(finished_at > ? OR (finished_at = ? AND id > ?))", after.FinishedAt, after.FinishedAt, after.ID)
+				q = q.Where("(finished_at, id) > (?, ?)", after.FinishedAt, after.ID)
 			}
 			if err := q.Order("finished_at, id").Limit(csvPage).Find(&page).Error; err != nil || len(page) == 0 {
 				return err

@@ -82,30 +82,54 @@ const importLease = time.Minute
 // group (the default group of a fresh server, above all) takes the file's
 // name and history, so a self-hosted server moves to another one whole.
 func (s *Store) ImportGroup(ctx context.Context, data []byte) (*Group, error) {
-	return s.ImportGroupFrom(ctx, bytes.NewReader(data))
+	open := func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }
+	return s.ImportGroupFile(ctx, open, nil)
 }
 
 // ImportGroupFrom is ImportGroup reading the file from r.
 func (s *Store) ImportGroupFrom(ctx context.Context, r io.Reader) (*Group, error) {
-	f, err := readImport(r)
+	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.checkImportIDs(ctx, f); err != nil {
+	return s.ImportGroup(ctx, data)
+}
+
+// ImportProgress is how far an import has come: Plays of Total plays
+// (Total is 0 while the file is being checked, as it is not known yet).
+type ImportProgress struct {
+	// Stage is "checking" (the file, whole, before anything is written),
+	// "writing" (the plays) or "rating" (the leaderboards, in finish
+	// order).
+	Stage        string
+	Plays, Total int
+}
+
+// ImportGroupFile is ImportGroup reading the file that open opens, twice:
+// once to check it whole, then again to write it, so that only a batch of
+// its plays is ever in memory, whatever its length. progress, when not
+// nil, is called after each batch of plays checked, written or rated.
+func (s *Store) ImportGroupFile(ctx context.Context, open func() (io.ReadCloser, error), progress func(ImportProgress)) (*Group, error) {
+	if progress == nil {
+		progress = func(ImportProgress) {}
+	}
+	f, err := s.checkImport(ctx, open, progress)
+	if err != nil {
 		return nil, err
 	}
-	if err := s.writeImport(ctx, f); err != nil {
+	if err := s.writeImport(ctx, f, open, progress); err != nil {
 		return nil, err
 	}
 	return f.group.group(), nil
 }
 
-// importFile is an import read and checked: the rows to write and the
-// plays in finish order, for the aggregates.
+// importFile is what an import keeps of a file checked: its group and
+// players, and how many plays it holds of each game.
 type importFile struct {
 	group   groupRow
 	players []playerRow
-	plays   []importPlay
+	games   map[string]int
+	plays   int
 }
 
 type importPlay struct {
@@ -128,15 +152,16 @@ type importReader struct {
 	dec *json.Decoder
 }
 
-// readImport decodes and checks a whole file.
-func readImport(r io.Reader) (*importFile, error) {
+// scanImport decodes and checks a whole file, handing each play to
+// onPlay as it is read and checked; an error of onPlay ends the scan.
+func scanImport(r io.Reader, onPlay func(p importPlay) error) (*importFile, error) {
 	ir := importReader{dec: json.NewDecoder(r)}
 	ir.dec.DisallowUnknownFields()
 	notExport := badImport("this is not an insectscore group export")
 	if tok, err := ir.dec.Token(); err != nil || tok != json.Delim('{') {
 		return nil, notExport
 	}
-	f := &importFile{}
+	f := &importFile{games: map[string]int{}}
 	var (
 		format  string
 		version int
@@ -200,13 +225,15 @@ func readImport(r io.Reader) (*importFile, error) {
 			if !seen["players"] {
 				return nil, badImportAt("/plays", "the players come before the plays")
 			}
-			playIDs := map[string]bool{}
+			playIDs := map[string]struct{}{}
 			err := ir.array("/plays", -1, func(i int, at string) error {
 				p, err := ir.play(at, f.group.ID, ids, playIDs)
-				if err == nil {
-					f.plays = append(f.plays, p)
+				if err != nil {
+					return err
 				}
-				return err
+				f.games[p.row.Game]++
+				f.plays++
+				return onPlay(p)
 			})
 			if err != nil {
 				return nil, err
@@ -226,14 +253,6 @@ func readImport(r io.Reader) (*importFile, error) {
 			return nil, badImport("the file does not read as format %d: it has no %s", ExportFormatVersion, k)
 		}
 	}
-	// The aggregates take the plays in finish order, as rebuildGame reads
-	// them.
-	slices.SortFunc(f.plays, func(a, b importPlay) int {
-		if c := a.row.FinishedAt.Compare(b.row.FinishedAt); c != 0 {
-			return c
-		}
-		return strings.Compare(a.row.ID, b.row.ID)
-	})
 	return f, nil
 }
 
@@ -335,7 +354,7 @@ func (ir importReader) player(at, group string, ids fileIDs) (playerRow, error) 
 }
 
 // play reads, checks and scores one play of the file.
-func (ir importReader) play(at, group string, ids fileIDs, playIDs map[string]bool) (importPlay, error) {
+func (ir importReader) play(at, group string, ids fileIDs, playIDs map[string]struct{}) (importPlay, error) {
 	if tok, err := ir.dec.Token(); err != nil || tok != json.Delim('{') {
 		return importPlay{}, badImportAt(at, "a play is an object")
 	}
@@ -390,10 +409,10 @@ func (ir importReader) play(at, group string, ids fileIDs, playIDs map[string]bo
 		return importPlay{}, badImportAt(at, "the play does not end: %v", err)
 	}
 	out, err := importPlayRows(at, group, p, ids)
-	if err == nil && playIDs[p.ID] {
+	if _, twice := playIDs[p.ID]; err == nil && twice {
 		err = badImportAt(at+"/id", "the play id %q is listed twice", p.ID)
 	}
-	playIDs[p.ID] = true
+	playIDs[p.ID] = struct{}{}
 	return out, err
 }
 
@@ -512,45 +531,89 @@ func scoreImportError(at string, err error) error {
 	return ie
 }
 
-// checkImportIDs refuses a file whose player or play ids this server
-// already has in another group: a file imported before under another
-// group id, or made by hand from another group's export.
-func (s *Store) checkImportIDs(ctx context.Context, f *importFile) error {
+// checkImport reads the file whole, checking it and scoring every play,
+// and refuses it if its player or play ids are another group's on this
+// server (a file imported before under another group id, or made by hand
+// from another group's export). A file that does not read is refused for
+// that first, as if its ids were checked after.
+func (s *Store) checkImport(ctx context.Context, open func() (io.ReadCloser, error), progress func(ImportProgress)) (*importFile, error) {
+	r, err := open()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	var (
+		taken error
+		chunk []string
+		group string
+	)
+	checkPlays := func() error {
+		if taken == nil && len(chunk) > 0 {
+			if err := s.idsTaken(ctx, "plays", "play", chunk, group); err != nil {
+				if !errors.As(err, new(*ConflictError)) {
+					return err
+				}
+				taken = err
+			}
+		}
+		chunk = chunk[:0]
+		return nil
+	}
+	read := 0
+	f, err := scanImport(r, func(p importPlay) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		chunk, group = append(chunk, p.row.ID), p.row.GroupID
+		if len(chunk) < importRowsPerTx {
+			return nil
+		}
+		read += len(chunk)
+		progress(ImportProgress{Stage: "checking", Plays: read})
+		return checkPlays()
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := checkPlays(); err != nil {
+		return nil, err
+	}
+	progress(ImportProgress{Stage: "checking", Plays: f.plays, Total: f.plays})
 	players := make([]string, len(f.players))
 	for i, p := range f.players {
 		players[i] = p.ID
 	}
-	plays := make([]string, len(f.plays))
-	for i, p := range f.plays {
-		plays[i] = p.row.ID
-	}
-	for _, t := range []struct {
-		table, what string
-		ids         []string
-	}{{"players", "player", players}, {"plays", "play", plays}} {
-		for chunk := range slices.Chunk(t.ids, importRowsPerTx) {
-			var taken []struct{ ID, GroupID string }
-			err := s.rdb.WithContext(ctx).Table(t.table).Select("id", "group_id").
-				Where("id IN ? AND group_id <> ?", chunk, f.group.ID).Limit(1).Scan(&taken).Error
-			if err != nil {
-				return translate(err)
-			}
-			if len(taken) > 0 {
-				return idsTaken(t.what, taken[0].ID)
-			}
+	for chunk := range slices.Chunk(players, importRowsPerTx) {
+		if err := s.idsTaken(ctx, "players", "player", chunk, f.group.ID); err != nil {
+			return nil, err
 		}
+	}
+	if taken != nil {
+		return nil, taken
+	}
+	return f, nil
+}
+
+// idsTaken is a *ConflictError naming the first of ids that table holds
+// in another group than group.
+func (s *Store) idsTaken(ctx context.Context, table, what string, ids []string, group string) error {
+	var taken []struct{ ID, GroupID string }
+	err := s.rdb.WithContext(ctx).Table(table).Select("id", "group_id").
+		Where("id IN ? AND group_id <> ?", ids, group).Limit(1).Scan(&taken).Error
+	if err != nil {
+		return translate(err)
+	}
+	if len(taken) > 0 {
+		return &ConflictError{Reason: fmt.Sprintf("the file's %s id %q belongs to another group on this server: "+
+			"this history was imported here before, under another group id; export that group instead, or import the file into a fresh server", what, taken[0].ID)}
 	}
 	return nil
 }
 
-func idsTaken(what, id string) error {
-	return &ConflictError{Reason: fmt.Sprintf("the file's %s id %q belongs to another group on this server: "+
-		"this history was imported here before, under another group id; export that group instead, or import the file into a fresh server", what, id)}
-}
-
 // writeImport writes a checked file in short transactions while the
-// group is hidden, then shows it; cut short, it undoes what it wrote.
-func (s *Store) writeImport(ctx context.Context, f *importFile) (err error) {
+// group is hidden, reading it again a batch of plays at a time, then
+// shows it; cut short, it undoes what it wrote.
+func (s *Store) writeImport(ctx context.Context, f *importFile, open func() (io.ReadCloser, error), progress func(ImportProgress)) (err error) {
 	created, err := s.beginImport(ctx, f.group)
 	if err != nil {
 		return err
@@ -573,12 +636,19 @@ func (s *Store) writeImport(ctx context.Context, f *importFile) (err error) {
 			return err
 		}
 	}
-	for chunk := range slices.Chunk(f.plays, importPlaysPerTx) {
-		rows := make([]playRow, len(chunk))
-		var entries []playPlayerRow
-		for i, p := range chunk {
-			rows[i] = p.row
-			entries = append(entries, p.entries...)
+	r, err := open()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	var (
+		rows    []playRow
+		entries []playPlayerRow
+		written int
+	)
+	flush := func() error {
+		if len(rows) == 0 {
+			return nil
 		}
 		err := batch(func(tx *gorm.DB) error {
 			if err := tx.Create(&rows).Error; err != nil {
@@ -586,20 +656,30 @@ func (s *Store) writeImport(ctx context.Context, f *importFile) (err error) {
 			}
 			return tx.CreateInBatches(&entries, importRowsPerTx).Error
 		})
-		if err != nil {
-			return err
-		}
+		written += len(rows)
+		rows, entries = rows[:0], entries[:0]
+		progress(ImportProgress{Stage: "writing", Plays: written, Total: f.plays})
+		return err
 	}
-	stats, history := importAggregates(f)
-	for chunk := range slices.Chunk(stats, importRowsPerTx) {
-		if err := batch(func(tx *gorm.DB) error { return tx.Create(&chunk).Error }); err != nil {
-			return err
+	again, err := scanImport(r, func(p importPlay) error {
+		rows = append(rows, p.row)
+		entries = append(entries, p.entries...)
+		if len(rows) < importPlaysPerTx {
+			return nil
 		}
+		return flush()
+	})
+	if err == nil {
+		err = flush()
 	}
-	for chunk := range slices.Chunk(history, importRowsPerTx) {
-		if err := batch(func(tx *gorm.DB) error { return tx.Create(&chunk).Error }); err != nil {
-			return err
-		}
+	if err == nil && (again.group.ID != f.group.ID || again.plays != f.plays) {
+		err = errors.New("models: the import file changed while it was read")
+	}
+	if err != nil {
+		return err
+	}
+	if err := s.importAggregates(ctx, f, progress); err != nil {
+		return err
 	}
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		return tx.Model(&groupRow{}).Where("id = ?", f.group.ID).
@@ -608,38 +688,67 @@ func (s *Store) writeImport(ctx context.Context, f *importFile) (err error) {
 	return translate(err)
 }
 
-// importAggregates folds the file's plays, in finish order, into the
-// leaderboards and rating histories of each game: what rebuildGroup would
-// compute from the rows, without reading them back.
-func importAggregates(f *importFile) ([]*statsRow, []ratingRow) {
-	games := map[string]*aggregator{}
-	for _, p := range f.plays {
-		a := games[p.row.Game]
-		if a == nil {
-			a = newAggregator(f.group.ID, p.row.Game)
-			games[p.row.Game] = a
-		}
-		seated := make([]seatedResult, len(p.entries))
-		for i, e := range p.entries {
-			seated[i] = seatedResult{PlayerID: e.PlayerID, Total: e.Total, Rank: e.Rank, Winner: e.Winner}
-		}
-		a.add(p.row.ID, p.row.FinishedAt, seated)
+// importAggregates folds the plays just written, in finish order, into
+// the leaderboards and rating histories of each game: what rebuildGroup
+// computes, read back a page of plays at a time and written as it goes,
+// so a history of any length takes the memory of a page.
+func (s *Store) importAggregates(ctx context.Context, f *importFile, progress func(ImportProgress)) error {
+	batch := func(fn func(tx *gorm.DB) error) error {
+		return s.importBatch(ctx, f.group.ID, fn)
 	}
-	var (
-		stats   []*statsRow
-		history []ratingRow
-	)
-	for _, game := range slices.Sorted(maps.Keys(games)) {
-		a := games[game]
-		for _, st := range a.stats {
-			stats = append(stats, st)
+	rated := 0
+	for _, game := range slices.Sorted(maps.Keys(f.games)) {
+		a := newAggregator(f.group.ID, game)
+		var after *playRow
+		for {
+			var page []playRow
+			var rows []playPlayerRow
+			err := s.rdb.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+				q := tx.Select("id", "finished_at").Where("group_id = ? AND game = ?", f.group.ID, game)
+				if after != nil {
+					q = q.Where("(finished_at, id) > (?, ?)", after.FinishedAt, after.ID)
+				}
+				if err := q.Order("finished_at, id").Limit(importRowsPerTx).Find(&page).Error; err != nil || len(page) == 0 {
+					return err
+				}
+				ids := make([]string, len(page))
+				for i, p := range page {
+					ids[i] = p.ID
+				}
+				return tx.Select("play_id", "player_id", "total", "rank", "winner").Where("play_id IN ?", ids).
+					Order("play_id, seat").Find(&rows).Error
+			})
+			if err != nil {
+				return translate(err)
+			}
+			if len(page) == 0 {
+				break
+			}
+			after = &page[len(page)-1]
+			seated := map[string][]seatedResult{}
+			for _, r := range rows {
+				seated[r.PlayID] = append(seated[r.PlayID], seatedResult{PlayerID: r.PlayerID, Total: r.Total, Rank: r.Rank, Winner: r.Winner})
+			}
+			for _, p := range page {
+				a.add(p.ID, p.FinishedAt.UTC(), seated[p.ID])
+			}
+			for chunk := range slices.Chunk(a.history, importRowsPerTx) {
+				if err := batch(func(tx *gorm.DB) error { return tx.Create(&chunk).Error }); err != nil {
+					return err
+				}
+			}
+			a.history = a.history[:0]
+			rated += len(page)
+			progress(ImportProgress{Stage: "rating", Plays: rated, Total: f.plays})
 		}
-		history = append(history, a.history...)
+		stats := slices.SortedFunc(maps.Values(a.stats), func(x, y *statsRow) int { return strings.Compare(x.PlayerID, y.PlayerID) })
+		for chunk := range slices.Chunk(stats, importRowsPerTx) {
+			if err := batch(func(tx *gorm.DB) error { return tx.Create(&chunk).Error }); err != nil {
+				return err
+			}
+		}
 	}
-	slices.SortFunc(stats, func(x, y *statsRow) int {
-		return strings.Compare(x.Game+"\x00"+x.PlayerID, y.Game+"\x00"+y.PlayerID)
-	})
-	return stats, history
+	return nil
 }
 
 // beginImport marks the group as being imported, creating it, or taking

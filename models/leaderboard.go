@@ -64,8 +64,12 @@ type PlayerGameStats struct {
 	LeaderboardEntry
 	Game         string
 	LastPlayedAt time.Time
-	// RatingHistory is the rating after each rated play, oldest first.
+	// RatingHistory is the rating after each of the newest RatingPage
+	// rated plays, oldest first.
 	RatingHistory []RatingPoint
+	// RatingNext is the cursor of the ratings before those, for
+	// RatingHistory; empty when there are none.
+	RatingNext string
 	// Scores counts the plays per total, lowest total first; empty for
 	// games without points.
 	Scores []ScoreCount
@@ -446,8 +450,11 @@ func (s *Store) PlayerStats(ctx context.Context, group, playerID string) (*Playe
 		for i := range out.Games {
 			byGame[out.Games[i].Game] = &out.Games[i]
 		}
-		if err := ratingHistory(tx, playerID, byGame); err != nil {
-			return err
+		for i := range out.Games {
+			g := &out.Games[i]
+			if g.RatingHistory, g.RatingNext, err = ratingPage(tx, playerID, g.Game, "", RatingPage); err != nil {
+				return err
+			}
 		}
 		if err := scoreCounts(tx, playerID, byGame); err != nil {
 			return err
@@ -464,17 +471,61 @@ func (s *Store) PlayerStats(ctx context.Context, group, playerID string) (*Playe
 	return out, nil
 }
 
-func ratingHistory(tx *gorm.DB, playerID string, byGame map[string]*PlayerGameStats) error {
-	var rows []ratingRow
-	if err := tx.Where("player_id = ?", playerID).Order("game, finished_at, play_id").Find(&rows).Error; err != nil {
-		return err
+// RatingPage is how many ratings of a game a player's page holds, the
+// newest, and the most RatingHistory gives at a time: a chart's worth,
+// at any length of history.
+const RatingPage = 200
+
+// RatingHistory returns a page of a player's ratings in a game, oldest
+// first: those before the cursor (the newest when it is empty), at most
+// limit of them (RatingPage when zero or less, at most RatingPage), and
+// the cursor of the ratings before them ("" when there are none). A
+// cursor RatingHistory or PlayerStats did not hand out is ErrBadCursor.
+func (s *Store) RatingHistory(ctx context.Context, group, playerID, game, cursor string, limit int) (points []RatingPoint, next string, err error) {
+	if limit <= 0 || limit > RatingPage {
+		limit = RatingPage
 	}
-	for _, r := range rows {
-		if g := byGame[r.Game]; g != nil {
-			g.RatingHistory = append(g.RatingHistory, RatingPoint{PlayID: r.PlayID, FinishedAt: r.FinishedAt.UTC(), Mu: r.Mu, Sigma: r.Sigma, Ordinal: r.Ordinal})
+	err = s.read(ctx, func(tx *gorm.DB) error {
+		if err := groupExists(tx, group); err != nil {
+			return err
 		}
+		if _, err := findPlayer(tx, group, playerID); err != nil {
+			return err
+		}
+		points, next, err = ratingPage(tx, playerID, game, cursor, limit)
+		return err
+	})
+	if err != nil {
+		return nil, "", err
 	}
-	return nil
+	return points, next, nil
+}
+
+// ratingPage reads the limit ratings of a player's game before cursor,
+// newest first along the index, and returns them oldest first.
+func ratingPage(tx *gorm.DB, playerID, game, cursor string, limit int) ([]RatingPoint, string, error) {
+	q := tx.Where("player_id = ? AND game = ?", playerID, game)
+	if cursor != "" {
+		at, id, err := decodeCursor(cursor)
+		if err != nil {
+			return nil, "", err
+		}
+		q = q.Where("(finished_at, play_id) < (?, ?)", at, id)
+	}
+	var rows []ratingRow
+	if err := q.Order("finished_at DESC, play_id DESC").Limit(limit + 1).Find(&rows).Error; err != nil {
+		return nil, "", err
+	}
+	next := ""
+	if len(rows) > limit {
+		rows = rows[:limit]
+		next = encodeCursor(rows[limit-1].FinishedAt, rows[limit-1].PlayID)
+	}
+	out := make([]RatingPoint, len(rows))
+	for i, r := range rows {
+		out[len(rows)-1-i] = RatingPoint{PlayID: r.PlayID, FinishedAt: r.FinishedAt.UTC(), Mu: r.Mu, Sigma: r.Sigma, Ordinal: r.Ordinal}
+	}
+	return out, next, nil
 }
 
 func scoreCounts(tx *gorm.DB, playerID string, byGame map[string]*PlayerGameStats) error {

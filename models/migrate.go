@@ -131,6 +131,14 @@ var migrations = []migration{
 	// Rebuilds after a change to the past run in the background
 	// (rebuild.go): what is left to do is kept here.
 	{ID: 9, Name: "rating rebuilds in the background", Up: migrateRebuilds},
+	{ID: 10, Name: "a player's plays and ratings by index", Up: execDDL(
+		// A player's plays: the play ids come from the index alone.
+		`CREATE INDEX play_players_player_play ON play_players (player_id, play_id)`,
+		`DROP INDEX play_players_player`,
+		// A player's rating history is paged by (finished_at, play_id).
+		`CREATE INDEX rating_history_player_page ON rating_history (player_id, game, finished_at, play_id)`,
+		`DROP INDEX rating_history_player`,
+	)},
 }
 
 // rekeyNames is migration 7: names are matched by nameKey now, which also

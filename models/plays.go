@@ -321,25 +321,31 @@ func listPlays(tx *gorm.DB, f PlayFilter) ([]PlaySummary, string, error) {
 		limit = DefaultPlayLimit
 	}
 	limit = min(limit, MaxPlayLimit)
-	q := tx.Model(&playRow{}).Select("id", "game", "started_at", "finished_at").Where("group_id = ?", f.Group)
-	if f.Game != "" {
-		q = q.Where("game = ?", f.Game)
-	}
+	q := tx.Table("plays AS p").Select("p.id", "p.game", "p.started_at", "p.finished_at")
 	if f.PlayerID != "" {
 		if !validID(f.PlayerID) {
 			return []PlaySummary{}, "", nil // no such player, no plays
 		}
-		q = q.Where("id IN (?)", tx.Model(&playPlayerRow{}).Select("play_id").Where("player_id = ?", f.PlayerID))
+		var err error
+		if q, err = playerPlays(tx, f.PlayerID); err != nil {
+			return nil, "", err
+		}
+	}
+	q = q.Where("p.group_id = ?", f.Group)
+	if f.Game != "" {
+		q = q.Where("p.game = ?", f.Game)
 	}
 	if f.Cursor != "" {
 		at, id, err := decodeCursor(f.Cursor)
 		if err != nil {
 			return nil, "", err
 		}
-		q = q.Where("(finished_at < ? OR (finished_at = ? AND id < ?))", at, at, id)
+		// The row value, unlike the equivalent OR, is one range of the
+		// (group_id, …, finished_at, id) indexes on both databases.
+		q = q.Where("(p.finished_at, p.id) < (?, ?)", at, id)
 	}
 	var rows []playRow
-	if err := q.Order("finished_at DESC, id DESC").Limit(limit + 1).Find(&rows).Error; err != nil {
+	if err := q.Order("p.finished_at DESC, p.id DESC").Limit(limit + 1).Find(&rows).Error; err != nil {
 		return nil, "", err
 	}
 	next := ""
@@ -374,6 +380,32 @@ func listPlays(tx *gorm.DB, f PlayFilter) ([]PlaySummary, string, error) {
 		out[i].Results = append(out[i].Results, r.PlayResult)
 	}
 	return out, next, nil
+}
+
+// sparsePlays is the number of plays up to which a player's plays are
+// listed from their own rows and sorted; a player with more has a play
+// every few of the group's, found faster by walking the group's plays
+// newest first. Either way a page costs a few thousand index steps at
+// most, instead of the player's whole list.
+const sparsePlays = 5000
+
+// playerPlays starts the query of a player's plays (as "p"), the way
+// that costs least for how many plays they have.
+func playerPlays(tx *gorm.DB, player string) (*gorm.DB, error) {
+	var n int64
+	err := tx.Raw("SELECT COUNT(*) FROM (SELECT 1 FROM play_players WHERE player_id = ? LIMIT ?) AS theirs", player, sparsePlays).
+		Scan(&n).Error
+	if err != nil {
+		return nil, err
+	}
+	if n < sparsePlays {
+		// CROSS JOIN keeps SQLite from walking the group's plays first;
+		// PostgreSQL reads it as the plain join it is.
+		return tx.Table("play_players AS pp CROSS JOIN plays AS p").Select("p.id", "p.game", "p.started_at", "p.finished_at").
+			Where("p.id = pp.play_id AND pp.player_id = ?", player), nil
+	}
+	return tx.Table("plays AS p").Select("p.id", "p.game", "p.started_at", "p.finished_at").
+		Where("EXISTS (SELECT 1 FROM play_players pp WHERE pp.play_id = p.id AND pp.player_id = ?)", player), nil
 }
 
 // encodeCursor makes the opaque cursor of the page after the play
@@ -498,9 +530,8 @@ func (s *Store) recordPlayers(tx *gorm.DB, play playRow, entries []entry) error 
 	}
 	var later []string
 	err := tx.Model(&playRow{}).
-		Where("group_id = ? AND game = ? AND (finished_at > ? OR (finished_at = ? AND id > ?))",
-			play.GroupID, play.Game, play.FinishedAt, play.FinishedAt, play.ID).
-		Limit(1).Pluck("id", &later).Error
+		Where("group_id = ? AND game = ? AND (finished_at, id) > (?, ?)", play.GroupID, play.Game, play.FinishedAt, play.ID).
+		Order("finished_at, id").Limit(1).Pluck("id", &later).Error
 	if err != nil {
 		return err
 	}

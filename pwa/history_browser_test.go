@@ -16,6 +16,9 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"insectscore/models"
+	"insectscore/scoring"
 )
 
 // The history browser tests seed a small history through the real API
@@ -678,5 +681,38 @@ func TestBrowserImportGroup(t *testing.T) {
 	if got := b.textNow(`.import-field .msg-error`); !strings.Contains(got, "already on this server") {
 		t.Errorf("importing the group twice says %q, want that it is already here", got)
 	}
+	b.checkConsole()
+}
+
+// TestBrowserRatingPages: a player with more rated plays than a chart
+// holds sees the newest 200 on their page, and pages back to the earlier
+// ones and forth again.
+func TestBrowserRatingPages(t *testing.T) {
+	srv := serveApp(t, ":memory:", "127.0.0.1:0")
+	g, _ := scoring.Lookup("insektenhotel")
+	start := time.Now().Add(-300 * time.Hour)
+	for i := range models.RatingPage + 5 {
+		lp := models.LoggedPlay{Game: "insektenhotel", FinishedAt: start.Add(time.Duration(i) * time.Hour), Players: []models.LoggedPlayer{
+			{Name: "Ana", Board: json.RawMessage(fullHotel)}, {Name: "Ben", Board: json.RawMessage(partHotel)}}}
+		res, err := scoring.Score(g, scoring.Request{Players: []scoring.PlayerInput{{Name: "Ana", Board: lp.Players[0].Board}, {Name: "Ben", Board: lp.Players[1].Board}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := srv.store.LogPlay(context.Background(), models.DefaultGroup, lp, res); err != nil {
+			t.Fatal(err)
+		}
+	}
+	players, err := srv.store.ListPlayers(context.Background(), models.DefaultGroup)
+	if err != nil || len(players) != 2 {
+		t.Fatalf("players %v, %v", players, err)
+	}
+	b := newBrowser(t, srv.base)
+	dots := `document.querySelectorAll('[data-testid=rating-chart] circle.chart-dot').length`
+	b.do(chromedp.Navigate(srv.base+"/players/"+players[0].ID), chromedp.WaitVisible(chromedp.CSS(`[data-testid=rating-chart] svg`)))
+	b.waitFor("the newest 200 ratings", dots+` === 200 && !document.querySelector('[data-testid=ratings-earlier]').disabled && document.querySelector('[data-testid=ratings-later]').disabled`)
+	b.do(chromedp.Click(chromedp.CSS(`[data-testid=ratings-earlier]`)))
+	b.waitFor("the 5 earlier ratings", dots+` === 5 && document.querySelector('[data-testid=ratings-earlier]').disabled && !document.querySelector('[data-testid=ratings-later]').disabled`)
+	b.do(chromedp.Click(chromedp.CSS(`[data-testid=ratings-later]`)))
+	b.waitFor("the newest 200 ratings again", dots+` === 200 && document.querySelector('[data-testid=ratings-later]').disabled`)
 	b.checkConsole()
 }

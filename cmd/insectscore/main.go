@@ -490,13 +490,17 @@ func importFile(e env) error {
 	if err := parse(fs, &cfg, e.args, 1); err != nil {
 		return err
 	}
-	data, err := os.ReadFile(fs.Arg(0))
+	name := fs.Arg(0)
+	// Read twice (checked whole, then written), never held in memory.
+	open := func() (io.ReadCloser, error) { return os.Open(name) }
+	r, err := open()
 	if err != nil {
 		return err
 	}
+	r.Close()
 	var g *models.Group
 	err = withStore(cfg, e, func(ctx context.Context, store *models.Store) (err error) {
-		g, err = store.ImportGroup(ctx, data)
+		g, err = store.ImportGroupFile(ctx, open, importProgress(e.stderr, time.Now, 2*time.Second))
 		return err
 	})
 	if ce := (*models.ConflictError)(nil); errors.As(err, &ce) {
@@ -510,6 +514,26 @@ func importFile(e env) error {
 		fmt.Fprintf(e.stdout, "invite link: %s/g/%s\n", cfg.BaseURL, g.ID)
 	}
 	return nil
+}
+
+// importProgress reports an import's progress on w, a line every so
+// often and one at the end of each stage, so a long import shows it is
+// moving.
+func importProgress(w io.Writer, now func() time.Time, every time.Duration) func(models.ImportProgress) {
+	last := now()
+	return func(p models.ImportProgress) {
+		done := p.Total > 0 && p.Plays == p.Total
+		if !done && now().Sub(last) < every {
+			return
+		}
+		last = now()
+		switch {
+		case p.Total == 0:
+			fmt.Fprintf(w, "import: %s: %d plays read\n", p.Stage, p.Plays)
+		default:
+			fmt.Fprintf(w, "import: %s: %d of %d plays (%d%%)\n", p.Stage, p.Plays, p.Total, 100*p.Plays/p.Total)
+		}
+	}
 }
 
 // backup answers insectscore backup FILE: a consistent copy of the SQLite

@@ -243,3 +243,30 @@ func TestTrustedProxies(t *testing.T) {
 		t.Error("a host name was accepted as a trusted proxy")
 	}
 }
+
+// TestImportProgress: a long import says how far it is every so often,
+// and at the end of each stage.
+func TestImportProgress(t *testing.T) {
+	var out strings.Builder
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	progress := importProgress(&out, func() time.Time { return now }, 2*time.Second)
+	for _, step := range []struct {
+		after time.Duration
+		p     models.ImportProgress
+	}{
+		{time.Second, models.ImportProgress{Stage: "checking", Plays: 500}},
+		{1500 * time.Millisecond, models.ImportProgress{Stage: "checking", Plays: 1000}},
+		{100 * time.Millisecond, models.ImportProgress{Stage: "checking", Plays: 1200, Total: 1200}},
+		{time.Second, models.ImportProgress{Stage: "writing", Plays: 200, Total: 1200}},
+		{time.Second, models.ImportProgress{Stage: "writing", Plays: 1200, Total: 1200}},
+	} {
+		now = now.Add(step.after)
+		progress(step.p)
+	}
+	want := "import: checking: 1000 plays read\n" +
+		"import: checking: 1200 of 1200 plays (100%)\n" +
+		"import: writing: 1200 of 1200 plays (100%)\n"
+	if got := out.String(); got != want {
+		t.Errorf("progress:\n%s\nwant\n%s", got, want)
+	}
+}

@@ -5,8 +5,7 @@
 // another player directly.
 
 import { h, replace } from '../ui/dom.js';
-import { ApiError, deletingPlays, getPlayer, groupPlayers, listGames, mergePlayer, renamePlayer } from '../sync/api.js';
-import { currentGroup } from '../sync/api.js';
+import { ApiError, currentGroup, deletingPlays, getPlayer, groupPlayers, listGames, mergePlayer, playerRatings, renamePlayer } from '../sync/api.js';
 import { navigate } from '../router.js';
 import { openSheet } from '../ui/sheet.js';
 import { ratingChart, scoreHistogram } from '../ui/charts.js';
@@ -34,7 +33,7 @@ export async function playerScreen(root, id) {
   const gone = deletingPlays(group);
   const recent = st.recent.filter((p) => !gone.has(p.id));
 
-  const sections = games.map((g) => gameSection(g, who, names.get(g.game) ?? g.game));
+  const sections = games.map((g) => gameSection(g, who, names.get(g.game) ?? g.game, group, id));
   const picker = games.length > 1 ? h('div', { class: 'game-tabs', role: 'tablist', 'aria-label': 'Games' }, games.map((g, i) => h('button', {
     type: 'button', role: 'tab', class: 'game-tab', id: `ptab-${g.game}`, 'aria-controls': `pgame-${g.game}`,
     'aria-selected': String(g === shown), tabindex: g === shown ? 0 : -1, dataset: { game: g.game },
@@ -85,8 +84,10 @@ export async function playerScreen(root, id) {
  * @param {PlayerGame} g
  * @param {string} who
  * @param {string} gameName
+ * @param {string} group
+ * @param {string} id the player's
  */
-function gameSection(g, who, gameName) {
+function gameSection(g, who, gameName, group, id) {
   const points = g.avgScore !== null;
   const more = Math.max(1, MIN_RATED_PLAYS - g.ratedPlays);
   /** @param {string} label @param {string} value @param {string} key */
@@ -107,7 +108,8 @@ function gameSection(g, who, gameName) {
       h('h2', {}, 'Rating over time'),
       g.ratingHistory.length
         ? h('figure', { class: 'chart-fig', dataset: { testid: 'rating-chart' } }, ratingChart(g.ratingHistory, who))
-        : h('p', { class: 'muted' }, 'No plays with others yet: a rating needs opponents.')),
+        : h('p', { class: 'muted' }, 'No plays with others yet: a rating needs opponents.'),
+      g.ratingHistoryNext ? ratingPager(g, who, group, id) : null),
     points && g.scores.length ? h('section', { class: 'panel chart-panel' },
       h('h2', {}, 'Scores'),
       h('figure', { class: 'chart-fig', dataset: { testid: 'score-histogram' } }, scoreHistogram(g.scores, who, 'points'))) : null,
@@ -129,6 +131,47 @@ function gameSection(g, who, gameName) {
             h('td', { class: 'num' }, String(o.losses)),
             h('td', { class: 'num' }, String(o.ties))))))),
       h('p', { class: 'hint' }, 'Won and lost count the plays where one of the two finished ahead of the other.')) : null);
+}
+
+/**
+ * ratingPager pages the rating chart back and forth through a long
+ * history, a chart's worth of ratings at a time: the page shows the
+ * newest, and each earlier page is read once, when first asked for.
+ * @param {PlayerGame} g
+ * @param {string} who
+ * @param {string} group
+ * @param {string} id the player's
+ */
+function ratingPager(g, who, group, id) {
+  /** @type {{points: import('../sync/api.js').RatingPoint[], next: string | null}[]} */
+  const pages = [{ points: g.ratingHistory, next: g.ratingHistoryNext }];
+  let at = 0;
+  const problem = h('p', { class: 'msg msg-error', role: 'alert', hidden: true });
+  const earlier = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'btn btn-quiet', dataset: { testid: 'ratings-earlier' }, on: { click: () => turn(1) } }, 'Earlier'));
+  const later = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'btn btn-quiet', dataset: { testid: 'ratings-later' }, disabled: true, on: { click: () => turn(-1) } }, 'Later'));
+  const pager = h('div', { class: 'row-actions', role: 'group', 'aria-label': 'Rating pages' }, earlier, later, problem);
+
+  /** @param {number} step 1 for earlier ratings, -1 for later ones */
+  async function turn(step) {
+    problem.hidden = true;
+    earlier.disabled = later.disabled = true;
+    try {
+      const cursor = pages[at].next;
+      if (step > 0 && at + 1 === pages.length && cursor) {
+        const r = await playerRatings(group, id, g.game, cursor);
+        pages.push({ points: r.points, next: r.next });
+      }
+      at = Math.max(0, Math.min(pages.length - 1, at + step));
+    } catch (err) {
+      problem.textContent = String(/** @type {any} */ (err).message ?? err);
+      problem.hidden = false;
+    }
+    const fig = pager.parentElement?.querySelector('[data-testid=rating-chart]');
+    fig?.replaceChildren(ratingChart(pages[at].points, who));
+    earlier.disabled = !pages[at].next;
+    later.disabled = at === 0;
+  }
+  return pager;
 }
 
 /**

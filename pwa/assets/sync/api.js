@@ -1455,7 +1455,7 @@ export function undoMove(code, token) {
  * @typedef {GameRecord & {player: string, playerId: string}} LeaderboardEntry
  * @typedef {{playId: string, finishedAt: string, mu: number, sigma: number, rating: number}} RatingPoint
  * @typedef {{opponentId: string, opponent: string, plays: number, wins: number, losses: number, ties: number}} HeadToHead
- * @typedef {GameRecord & {game: string, lastPlayedAt: string, ratingHistory: RatingPoint[],
+ * @typedef {GameRecord & {game: string, lastPlayedAt: string, ratingHistory: RatingPoint[], ratingHistoryNext: string | null,
  *   scores: {score: number, count: number}[], headToHead: HeadToHead[]}} PlayerGame
  * @typedef {{player: PlayerRef, games: PlayerGame[], recent: PlaySummary[]}} PlayerStats
  */
@@ -1615,6 +1615,20 @@ export function getLeaderboard(group, game) {
  */
 export function getPlayer(group, id) {
   return read(inGroup(`/api/v1/players/${encodeURIComponent(id)}`, group));
+}
+
+/**
+ * playerRatings reads a page of a player's ratings in a game, oldest
+ * first: those before cursor (ratingHistoryNext of the player's page, or
+ * the next of an earlier page).
+ * @param {string} group
+ * @param {string} id
+ * @param {string} game
+ * @param {string} cursor
+ * @returns {Promise<{game: string, points: RatingPoint[], next: string | null}>}
+ */
+export function playerRatings(group, id, game, cursor) {
+  return read(inGroup(`/api/v1/players/${encodeURIComponent(id)}/ratings`, group, { game, cursor }));
 }
 
 /**

@@ -87,15 +87,20 @@ export function shortDate(iso) {
   return d.toLocaleDateString(undefined, sameYear ? { day: 'numeric', month: 'short' } : { day: 'numeric', month: 'short', year: 'numeric' });
 }
 
+/** The most points a rating chart draws: the API pages ratings by as many. */
+export const MAX_CHART_POINTS = 200;
+
 /**
  * ratingChart draws a player's rating after each rated play, oldest first,
  * as a line with a dot per play. The rating is the conservative estimate
- * (mu − 3σ), so it climbs as the system grows sure of a player.
- * @param {{finishedAt: string, rating: number, mu: number, sigma: number}[]} points
+ * (mu − 3σ), so it climbs as the system grows sure of a player. Of more
+ * than MAX_CHART_POINTS points it draws the newest.
+ * @param {{finishedAt: string, rating: number, mu: number, sigma: number}[]} all
  * @param {string} who the player's name, for the description
  * @returns {SVGElement}
  */
-export function ratingChart(points, who) {
+export function ratingChart(all, who) {
+  const points = all.slice(-MAX_CHART_POINTS);
   const n = points.length;
   const first = points[0];
   const last = points[n - 1];
