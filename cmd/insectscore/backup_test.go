@@ -174,16 +174,20 @@ func TestBackupWhileServing(t *testing.T) {
 		t.Fatalf("a copy of the file alone has all %d plays: the test shows nothing about the WAL", len(ids))
 	}
 
-	// Keep recording plays before, during and after the backup.
+	// Keep recording plays before, during and after the backup, one every
+	// 100 ms: a play is logged in a few milliseconds, and a writer going
+	// flat out would reach the server's limit of 60 new plays a minute.
 	stop, written := make(chan struct{}), make(chan struct{}, 100)
 	writerDone := make(chan error, 1)
 	go func() {
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
 		for i := 20; ; i++ {
 			select {
 			case <-stop:
 				writerDone <- nil
 				return
-			default:
+			case <-tick.C:
 			}
 			id, err := logPlay(srv.base, i)
 			if err != nil {
