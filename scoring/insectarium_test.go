@@ -441,6 +441,15 @@ func TestInsectariumValidation(t *testing.T) {
 			[]insectariumWant{{"/players/0/board/grid/3", "only 3 rows"}}},
 		{"too many cards in a row", []string{`{"grid": [[], [null, null, null, null]]}`},
 			[]insectariumWant{{"/players/0/board/grid/1/3", "only 3 cards"}}},
+		{"a card beyond the display is still checked, at its place", []string{`{"grid": [
+			[null, null, null, {"color": "blue", "insect": "moth", "points": 1}], [], [],
+			[{"color": "red", "insect": "ant", "points": 1}]]}`},
+			[]insectariumWant{
+				{"/players/0/board/grid/3", "only 3 rows"},
+				{"/players/0/board/grid/0/3", "only 3 cards"},
+				{"/players/0/board/grid/0/3/color", `"blue" is not a colour`},
+				{"/players/0/board/grid/3/0/insect", `"ant" is not an insect type`},
+			}},
 		{"too many row tokens", []string{`{"rowTokens": [null, null, null, "red"]}`},
 			[]insectariumWant{{"/players/0/board/rowTokens/3", "only 3 row token circles"}}},
 		{"too many column tokens", []string{`{"colTokens": ["red", "red", "red", "red"]}`},
