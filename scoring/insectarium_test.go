@@ -836,3 +836,12 @@ func TestInsectariumBoxLimits(t *testing.T) {
 			detail: solo + ", and this board holds 32"},
 	})
 }
+
+// TestInsectariumEvaluateNoBoards: a table without boards is not over,
+// even asked directly (Score refuses it before asking).
+func TestInsectariumEvaluateNoBoards(t *testing.T) {
+	ev, err := insectarium{}.Evaluate(nil, nil)
+	if err != nil || ev.Complete || len(ev.Players) != 0 {
+		t.Errorf("Evaluate(no boards) = %+v, %v; want an incomplete table of no players", ev, err)
+	}
+}
