@@ -311,7 +311,7 @@ func insectariumCheckPool(boards []*insectariumBoard, pool int, verr *Validation
 	}
 }
 
-// insectariumCount is a number entered on one board, at its pointer.
+// insectariumCount is a number above 0 entered on one board, at its pointer.
 type insectariumCount struct {
 	ptr string
 	n   int
@@ -324,9 +324,6 @@ func insectariumOverLimit(counts []insectariumCount, limit int, verr *Validation
 	sum, cross := 0, -1
 	ptrs := make([]string, 0, len(counts))
 	for k, c := range counts {
-		if c.n == 0 {
-			continue
-		}
 		sum += c.n
 		if sum > limit && cross < 0 {
 			cross = k
