@@ -311,7 +311,7 @@ func insectariumCheckPool(boards []*insectariumBoard, pool int, verr *Validation
 	}
 }
 
-// insectariumCount is a number entered on one board, at its pointer.
+// insectariumCount is a number above 0 entered on one board, at its pointer.
 type insectariumCount struct {
 	ptr string
 	n   int
@@ -319,25 +319,29 @@ type insectariumCount struct {
 
 // insectariumOverLimit reports counts that add up to more than limit across
 // the table: the message goes at the count that crosses the limit and names
-// every count in Pointers. It returns the sum.
-func insectariumOverLimit(counts []insectariumCount, limit int, verr *ValidationError, format string) int {
-	sum, cross := 0, -1
-	ptrs := make([]string, 0, len(counts))
-	for k, c := range counts {
-		if c.n == 0 {
-			continue
-		}
+// every count in Pointers.
+func insectariumOverLimit(counts []insectariumCount, limit int, verr *ValidationError, format string) {
+	sum := 0
+	for _, c := range counts {
 		sum += c.n
-		if sum > limit && cross < 0 {
+	}
+	if sum <= limit {
+		return
+	}
+	run, cross := 0, 0
+	for k, c := range counts {
+		if run += c.n; run > limit {
 			cross = k
+			break
 		}
-		ptrs = append(ptrs, c.ptr)
 	}
-	if cross >= 0 {
-		ptrs = append([]string{counts[cross].ptr}, slices.DeleteFunc(ptrs, func(p string) bool { return p == counts[cross].ptr })...)
-		verr.AddAll(ptrs, format, limit, sum)
+	ptrs := []string{counts[cross].ptr}
+	for k, c := range counts {
+		if k != cross {
+			ptrs = append(ptrs, c.ptr)
+		}
 	}
-	return sum
+	verr.AddAll(ptrs, format, limit, sum)
 }
 
 // insectariumCheckGlass bounds the Display Tool bonuses of the whole table:

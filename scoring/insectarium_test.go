@@ -441,6 +441,15 @@ func TestInsectariumValidation(t *testing.T) {
 			[]insectariumWant{{"/players/0/board/grid/3", "only 3 rows"}}},
 		{"too many cards in a row", []string{`{"grid": [[], [null, null, null, null]]}`},
 			[]insectariumWant{{"/players/0/board/grid/1/3", "only 3 cards"}}},
+		{"a card beyond the display is still checked, at its place", []string{`{"grid": [
+			[null, null, null, {"color": "blue", "insect": "moth", "points": 1}], [], [],
+			[{"color": "red", "insect": "ant", "points": 1}]]}`},
+			[]insectariumWant{
+				{"/players/0/board/grid/3", "only 3 rows"},
+				{"/players/0/board/grid/0/3", "only 3 cards"},
+				{"/players/0/board/grid/0/3/color", `"blue" is not a colour`},
+				{"/players/0/board/grid/3/0/insect", `"ant" is not an insect type`},
+			}},
 		{"too many row tokens", []string{`{"rowTokens": [null, null, null, "red"]}`},
 			[]insectariumWant{{"/players/0/board/rowTokens/3", "only 3 row token circles"}}},
 		{"too many column tokens", []string{`{"colTokens": ["red", "red", "red", "red"]}`},
@@ -811,6 +820,18 @@ func TestInsectariumBoxLimits(t *testing.T) {
 			pointers: []string{p1 + "/colTokens/2", p0 + "/supply", p1 + "/rowTokens/0", p1 + "/rowTokens/1", p1 + "/rowTokens/2",
 				p1 + "/colTokens/0", p1 + "/colTokens/1"},
 			detail: bag + ", and these boards hold 51"},
+		{name: "Components: 50 Type Tokens, a full supply and one token placed",
+			boards: []string{`{"supply": 50}`, `{"rowTokens": ["red"]}`},
+			want:   p1 + "/rowTokens/0", pointers: []string{p1 + "/rowTokens/0", p0 + "/supply"},
+			detail: bag + ", and these boards hold 51"},
+		{name: "Components: 50 Type Tokens, a totals sheet's 25 points of them and one token placed",
+			boards: []string{`{"totals": {"supply": 25}}`, `{"rowTokens": ["red"]}`},
+			want:   p1 + "/rowTokens/0", pointers: []string{p1 + "/rowTokens/0", p0 + "/totals/supply"},
+			detail: bag + ", and these boards hold 51"},
+		{name: "Components: 50 Type Tokens, a totals sheet without unused tokens is not named",
+			boards: []string{`{"supply": 50}`, `{"totals": {"supply": 0}}`, `{"rowTokens": ["red"]}`},
+			want:   "/players/2/board/rowTokens/0", pointers: []string{"/players/2/board/rowTokens/0", p0 + "/supply"},
+			detail: bag + ", and these boards hold 51"},
 		{name: "Solo Rules: 30 tokens placed and unused",
 			boards: []string{`{` + six + `, "supply": 24}`}},
 		{name: "Solo Rules: 31 tokens placed and unused",
@@ -826,4 +847,13 @@ func TestInsectariumBoxLimits(t *testing.T) {
 			want:   p0 + "/totals/supply", pointers: []string{p0 + "/totals/supply"},
 			detail: solo + ", and this board holds 32"},
 	})
+}
+
+// TestInsectariumEvaluateNoBoards: a table without boards is not over,
+// even asked directly (Score refuses it before asking).
+func TestInsectariumEvaluateNoBoards(t *testing.T) {
+	ev, err := insectarium{}.Evaluate(nil, nil)
+	if err != nil || ev.Complete || len(ev.Players) != 0 {
+		t.Errorf("Evaluate(no boards) = %+v, %v; want an incomplete table of no players", ev, err)
+	}
 }
