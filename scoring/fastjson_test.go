@@ -3,6 +3,7 @@
 package scoring
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -101,7 +102,7 @@ func TestFastReadersGiveUp(t *testing.T) {
 		`{"players":[{"name":"Ana","board":{"a":[1,]}}]}`, `{"players":[{"name":"Ana","board":}]}`,
 		`{"players":[{"name":"Ana"}],"variants":{"x":1,"x":2}}`, `{"players":[{"name":"Ana"}],"variants":{"x":-0}}`,
 		`{"players":[{"name":"Ana"}],"variants":{"x":1e2}}`, `{"players":[{"name":"Ana"}],"variants":{"x":1234567890123456789}}`,
-		`{"players":[null]}`, `{"players":[{"name":7}]}`, `{"players":[{"name":"Ana","board":` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}]}`,
+		`{"players":[null]}`, `{"players":[{"name":7}]}`, `{"players":[{"name":"An`, `{"players":[{"name":"AnÀ`, `{"players":[{"name":nul`, `{"players":[{"name":"Ana","board":` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}]}`,
 	} {
 		var req Request
 		if readRequest([]byte(body), &req) {
@@ -116,6 +117,89 @@ func TestFastReadersGiveUp(t *testing.T) {
 		var b insectaBoard
 		if readInsectaBoard([]byte(board), &b) {
 			t.Errorf("readInsectaBoard(%q) reads it; want it left to JSON v2", board)
+		}
+	}
+}
+
+// TestFastReadersRead wants the fast readers to read what they are for,
+// not merely to give up safely: every recorded Insecta and Insektenhotel
+// request that scores and has no escape (its totals sheets aside), and values at each edge of the
+// subset (a zero, a number with a zero digit, 18 digits, a non-ASCII
+// character starting with the byte 0x80's lead, null), with the values a
+// strict decode gives. A reader that gave up on these would still answer
+// right, through JSON v2, only slower, so nothing else would notice.
+func TestFastReadersRead(t *testing.T) {
+	raw, err := os.ReadFile(requestsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []recordedRequest
+	if err := json.Unmarshal(raw, &cases); err != nil {
+		t.Fatal(err)
+	}
+	read := 0
+	for _, c := range cases {
+		if c.Game != "insecta" && c.Game != "insektenhotel" || strings.Contains(c.Body, `\`) {
+			continue
+		}
+		if _, err := ScoreJSON(c.Game, []byte(c.Body)); err != nil {
+			continue
+		}
+		var req Request
+		if !readRequest([]byte(c.Body), &req) {
+			t.Errorf("%s: readRequest leaves it to JSON v2", c.Name)
+			continue
+		}
+		for i, p := range req.Players {
+			if bytes.Contains(p.Board, []byte(`"totals"`)) {
+				continue // a totals sheet is JSON v2's
+			}
+			var ok bool
+			if c.Game == "insecta" {
+				ok = readInsectaBoard(p.Board, &insectaBoard{})
+			} else {
+				ok = readHotelBoard(p.Board, &hotelBoard{})
+			}
+			if !ok {
+				t.Errorf("%s: player %d's board is left to JSON v2", c.Name, i)
+			}
+		}
+		read++
+	}
+	if read < 50 {
+		t.Errorf("only %d recorded requests read", read)
+	}
+	for _, board := range []string{
+		`null`, `{"researcher":null}`, `{"track":0}`, `{"track":10}`, `{"track":-7}`,
+		`{"track":123456789012345678}`, `{"researcher":"Àna"}`, `{"researcher":"Ana é中🐞"}`,
+	} {
+		var got, want insectaBoard
+		if !readInsectaBoard([]byte(board), &got) {
+			t.Errorf("readInsectaBoard(%q) leaves it to JSON v2", board)
+			continue
+		}
+		if err := json.Unmarshal([]byte(board), &want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("readInsectaBoard(%q) = %+v, want %+v", board, got, want)
+		}
+	}
+	for _, body := range []string{
+		`{"players":[{"name":"Àna","board":{}}],"variants":null}`,
+		`{"players":[{"name":"Ana","board":null}],"variants":{"oneFragment":0}}`,
+		`{"players":[{"name":"Ana","board":{"x":[0,10,-5,true,false,null,"a",{"y":123456789012345678}]}}]}`,
+	} {
+		var got, want Request
+		if !readRequest([]byte(body), &got) {
+			t.Errorf("readRequest(%q) leaves it to JSON v2", body)
+			continue
+		}
+		if err := json.Unmarshal([]byte(body), &want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("readRequest(%q) = %+v, want %+v", body, got, want)
 		}
 	}
 }
