@@ -102,6 +102,9 @@ func TestFastReadersGiveUp(t *testing.T) {
 		`{"players":[{"name":"Ana","board":{"a":[1,]}}]}`, `{"players":[{"name":"Ana","board":}]}`,
 		`{"players":[{"name":"Ana"}],"variants":{"x":1,"x":2}}`, `{"players":[{"name":"Ana"}],"variants":{"x":-0}}`,
 		`{"players":[{"name":"Ana"}],"variants":{"x":1e2}}`, `{"players":[{"name":"Ana"}],"variants":{"x":1234567890123456789}}`,
+		`{"players":[{"name":"Ana","board":{"x":` + strings.Repeat("[", maxDepth+1) + strings.Repeat("]", maxDepth+1) + `}}]}`,
+		`{"players":[{"name":"Ana","board":{"x":` + strings.Repeat(`{"a":`, maxDepth) + `1` + strings.Repeat("}", maxDepth) + `}}]}`,
+		`{"players":[{"name":"Ana","board":{"x":[1.]}}]}`, `{"players":[{"name":"Ana","board":{"x":[01]}}]}`, `{"players":[{"name":"Ana","board":{"x":[1e]}}]}`,
 		`{"players":[null]}`, `{"players":[{"name":7}]}`, `{"players":[{"name":"An`, `{"players":[{"name":"AnÀ`, `{"players":[{"name":nul`, `{"players":[{"name":"Ana","board":` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}]}`,
 	} {
 		var req Request
@@ -189,6 +192,11 @@ func TestFastReadersRead(t *testing.T) {
 		`{"players":[{"name":"Àna","board":{}}],"variants":null}`,
 		`{"players":[{"name":"Ana","board":null}],"variants":{"oneFragment":0}}`,
 		`{"players":[{"name":"Ana","board":{"x":[0,10,-5,true,false,null,"a",{"y":123456789012345678}]}}]}`,
+		`{"players":[{"name":"Ana","board":{"x":[1.5,-0.25e3,1E+2,2e-1,0,-0,10,19]}}]}`,
+		// The deepest a board may nest: maxDepth arrays, or one object fewer
+		// (an object's member value is one level more).
+		`{"players":[{"name":"Ana","board":{"x":` + strings.Repeat("[", maxDepth) + strings.Repeat("]", maxDepth) + `}}]}`,
+		`{"players":[{"name":"Ana","board":{"x":` + strings.Repeat(`{"a":`, maxDepth-1) + `1` + strings.Repeat("}", maxDepth-1) + `}}]}`,
 	} {
 		var got, want Request
 		if !readRequest([]byte(body), &got) {
