@@ -3,7 +3,6 @@ package scoring
 import (
 	"encoding/json"
 	"errors"
-	"os"
 	"testing"
 )
 
@@ -60,14 +59,7 @@ func scoreJSONAnswer(game string, body []byte) string {
 // one-pass decoder refuses where encoding/json does not, with and without
 // the one-pass decoder, and wants the same answer, error for error.
 func TestOnePassDecodeAgrees(t *testing.T) {
-	raw, err := os.ReadFile(requestsFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []recordedRequest
-	if err := json.Unmarshal(raw, &cases); err != nil {
-		t.Fatal(err)
-	}
+	cases := recordedRequests(t)
 	board := `{"researcher":"mary-kingsley","track":3,"tiles":[{"row":0,"col":0,"kind":"insect","continent":"asia"}]}`
 	for _, body := range []string{
 		`{"players":[{"name":"Ana","board":null},{"name":"Ben"}]}`,

@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -132,14 +131,7 @@ func TestFastReadersGiveUp(t *testing.T) {
 // strict decode gives. A reader that gave up on these would still answer
 // right, through JSON v2, only slower, so nothing else would notice.
 func TestFastReadersRead(t *testing.T) {
-	raw, err := os.ReadFile(requestsFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []recordedRequest
-	if err := json.Unmarshal(raw, &cases); err != nil {
-		t.Fatal(err)
-	}
+	cases := recordedRequests(t)
 	read := 0
 	for _, c := range cases {
 		if c.Game != "insecta" && c.Game != "insektenhotel" || strings.Contains(c.Body, `\`) {
@@ -216,14 +208,7 @@ func TestFastReadersRead(t *testing.T) {
 // requests score, and results made to hold what needs escaping, as
 // json.Marshal does.
 func TestAppendJSONAgrees(t *testing.T) {
-	raw, err := os.ReadFile(requestsFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []recordedRequest
-	if err := json.Unmarshal(raw, &cases); err != nil {
-		t.Fatal(err)
-	}
+	cases := recordedRequests(t)
 	scored := 0
 	for _, c := range cases {
 		if res, err := ScoreJSON(c.Game, []byte(c.Body)); err == nil {

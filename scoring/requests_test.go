@@ -24,6 +24,20 @@ import (
 // requestsFile holds the recorded requests.
 const requestsFile = "testdata/requests.json"
 
+// recordedRequests reads the recorded requests.
+func recordedRequests(t testing.TB) []recordedRequest {
+	t.Helper()
+	raw, err := os.ReadFile(requestsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []recordedRequest
+	if err := json.Unmarshal(raw, &cases); err != nil {
+		t.Fatal(err)
+	}
+	return cases
+}
+
 var update = flag.Bool("update", false, "rewrite "+requestsFile+" from the requests the tests score")
 
 // recordedRequest is one score request a test made.
