@@ -138,6 +138,10 @@ var migrations = []migration{
 		// A player's rating history is paged by (finished_at, play_id).
 		`CREATE INDEX rating_history_player_page ON rating_history (player_id, game, finished_at, play_id)`,
 		`DROP INDEX rating_history_player`,
+		// A background rebuild replaces a game's rating points from a
+		// (finished_at, play_id) on: one index range, not the whole game.
+		`CREATE INDEX rating_history_group_time ON rating_history (group_id, game, finished_at, play_id)`,
+		`DROP INDEX rating_history_group`,
 	)},
 }
 

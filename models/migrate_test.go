@@ -104,7 +104,7 @@ func upgradeFrom(t *testing.T, dsn string, from int) {
 		t.Errorf("upgraded migrations = %v, want %v", got, want)
 	}
 	for _, ti := range [][2]string{{"plays", "plays_finished_at"}, {"plays", "plays_group_game"}, {"play_players", "play_players_player_play"},
-		{"player_stats", "player_stats_rating"}, {"rating_history", "rating_history_group"},
+		{"player_stats", "player_stats_rating"}, {"rating_history", "rating_history_group_time"},
 		{"idempotency_keys", "idempotency_keys_created"}} {
 		if !s.db.Migrator().HasIndex(ti[0], ti[1]) {
 			t.Errorf("upgraded database lacks %s", ti[1])
