@@ -208,6 +208,21 @@ func TestParseJSON(t *testing.T) {
 		applyDelta(t, []byte(`{"version":1,"a~/b":[1,2,3],"gone":1}`), string(d)), []byte(`{"version":2,"a~/b":[1,5],"new":"x"}`))
 }
 
+// fullInsectaTable starts a four-player Insecta table on the server at base
+// and saves the rulebook example's board, with track 10, at every seat.
+// It returns the table, the host's header and the board maker.
+func fullInsectaTable(t testing.TB, base string) (createdTable, map[string]string, func(seat, track int) string) {
+	t.Helper()
+	ct := decodeJSON[createdTable](t, mustHTTP(t, "POST", base+"/api/v1/tables",
+		`{"game": "insecta", "players": ["Ana", "Ben", "Cleo", "Dan"]}`, nil, 201))
+	host := bearer(ct.HostToken)
+	board := exampleInsectaBoard(t)
+	for seat := range 4 {
+		mustHTTP(t, "PUT", base+boardPath(ct.Code, seat), board(seat, 10), host, 200)
+	}
+	return ct, host, board
+}
+
 // exampleInsectaBoard returns the rulebook example's larger board with the
 // researcher of a seat and the scoring track at a given value, as a JSON
 // body.
@@ -251,13 +266,7 @@ func nextEvent(t *testing.T, ch <-chan sseBlock) sseBlock {
 // resumed from an older version first gets the whole table.
 func TestEventsDeltas(t *testing.T) {
 	_, base := serveLive(t, Config{})
-	ct := decodeJSON[createdTable](t, mustHTTP(t, "POST", base+"/api/v1/tables",
-		`{"game": "insecta", "players": ["Ana", "Ben", "Cleo", "Dan"]}`, nil, 201))
-	host := bearer(ct.HostToken)
-	board := exampleInsectaBoard(t)
-	for seat := range 4 {
-		mustHTTP(t, "PUT", base+boardPath(ct.Code, seat), board(seat, 10), host, 200)
-	}
+	ct, host, board := fullInsectaTable(t, base)
 	events := base + "/api/v1/tables/" + ct.Code + "/events"
 	whole, deltas := openEventsAt(t, events, ""), openEventsAt(t, events+"?deltas=1", "")
 	wantRetry(t, whole)
@@ -345,13 +354,7 @@ func TestEventsDeltasAcrossReplicas(t *testing.T) {
 		_, bases[i] = serveLive(t, Config{Store: openTestStore(t, dsn), Broker: broker})
 	}
 	one, two := bases[0], bases[1]
-	ct := decodeJSON[createdTable](t, mustHTTP(t, "POST", one+"/api/v1/tables",
-		`{"game": "insecta", "players": ["Ana", "Ben", "Cleo", "Dan"]}`, nil, 201))
-	host := bearer(ct.HostToken)
-	board := exampleInsectaBoard(t)
-	for seat := range 4 {
-		mustHTTP(t, "PUT", one+boardPath(ct.Code, seat), board(seat, 10), host, 200)
-	}
+	ct, host, board := fullInsectaTable(t, one)
 	events := openEventsAt(t, two+"/api/v1/tables/"+ct.Code+"/events?deltas=1", "")
 	wantRetry(t, events)
 	first := nextEvent(t, events)

@@ -80,15 +80,9 @@ func benchFanout(b *testing.B, query string) {
 		<-a.compressed
 	}
 
-	ct := decodeJSON[createdTable](b, mustHTTP(b, "POST", base+"/api/v1/tables",
-		`{"game": "insecta", "players": ["Ana", "Ben", "Cleo", "Dan"]}`, nil, 201))
-	host := bearer(ct.HostToken)
 	// The rulebook example's larger board at each seat, each player with
 	// their own researcher: a table of about 11 KB, standings included.
-	board := exampleInsectaBoard(b)
-	for seat := range 4 {
-		mustHTTP(b, "PUT", base+boardPath(ct.Code, seat), board(seat, 10), host, 200)
-	}
+	ct, host, board := fullInsectaTable(b, base)
 	version := 5 // created at 1, four boards since
 
 	ctx, cancel := context.WithCancel(context.Background())
