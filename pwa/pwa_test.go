@@ -202,6 +202,10 @@ func TestModulesAvoidWhatTheCSPBlocks(t *testing.T) {
 // not the `{import('./x.js').T}` of a JSDoc type.
 var dynamicImport = regexp.MustCompile(`(?:=>|await|return)\s+import\(\s*['"]([^'"]+)['"]\s*\)`)
 
+// workerScript matches `new Worker(new URL('./x.js', import.meta.url)`: a
+// module that runs in a worker of its own (the rules engine's).
+var workerScript = regexp.MustCompile(`new\s+Worker\(\s*new\s+URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url\s*\)`)
+
 // imports lists the modules a module imports, statically or when a screen
 // opens, as paths under assets/.
 func imports(t *testing.T, f string, re *regexp.Regexp) []string {
@@ -241,12 +245,12 @@ func closure(t *testing.T, res ...*regexp.Regexp) map[string]bool {
 // imports statically), so the first load never waits on a chain of imports
 // and carries no other screen. Every other module loads when its screen
 // opens (a dynamic import), except the board forms, which load per game,
-// and the engine's runtime, which loads with the engine after the first
-// paint. The service worker precaches them all (TestServiceWorkerCachesEveryAsset).
+// and the engine's worker and runtime, which load with the engine after the
+// first paint. The service worker precaches them all (TestServiceWorkerCachesEveryAsset).
 func TestShellPreloadsTheHomeScreen(t *testing.T) {
 	html := read(t, "index.html")
 	home := closure(t, staticImport)
-	loaded := closure(t, staticImport, dynamicImport)
+	loaded := closure(t, staticImport, dynamicImport, workerScript)
 	for _, f := range []string{"assets/games/insecta.js", "assets/games/insectarium.js", "assets/games/insektenhotel.js"} {
 		loaded[f] = strings.Contains(read(t, "assets/games/forms.js"), "import(`./${game}.js`)")
 	}

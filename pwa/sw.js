@@ -18,6 +18,7 @@ const SHELL = [
   '/assets/app.js',
   '/assets/router.js',
   '/assets/engine/engine.js',
+  '/assets/engine/worker.js',
   '/assets/games/boardset.js',
   '/assets/games/forms.js',
   '/assets/games/insecta.js',

@@ -7,9 +7,12 @@
 //   GET  /api/v1/games/{id}       engine.spec(id)
 //   POST /api/v1/games/{id}/score engine.score(id, req)
 //
-// Loading fetches about 4 MB (1 MB compressed) once; call loadEngine when
-// the engine is about to be needed, and engineReady to use it only if it is
-// already there. The CSP needs 'wasm-unsafe-eval' in script-src to compile it.
+// The engine runs in a dedicated worker (worker.js): its 4 MB (1 MB
+// compressed) are compiled and Go's runtime started off the main thread,
+// so loading it never blocks the page. Each call is a message to the
+// worker and its answer a promise. Call loadEngine when the engine is about
+// to be needed, and engineReady to use it only if it is already there.
+// The CSP needs worker-src 'self', and 'wasm-unsafe-eval' in script-src.
 
 /**
  * An answer of the engine: the HTTP status and the parsed JSON body the
@@ -19,20 +22,11 @@
 
 /**
  * @typedef {object} Engine
- * @property {() => Answer} games the game list (GET /api/v1/games)
- * @property {(id: string) => Answer} spec a game's spec (GET /api/v1/games/{id})
- * @property {(id: string, req: string | object | undefined) => Answer} score
+ * @property {() => Promise<Answer>} games the game list (GET /api/v1/games)
+ * @property {(id: string) => Promise<Answer>} spec a game's spec (GET /api/v1/games/{id})
+ * @property {(id: string, req: string | object | undefined) => Promise<Answer>} score
  *   scores a request (POST /api/v1/games/{id}/score): req is the JSON text
  *   of the body, or a value to send as JSON; undefined is no body
- */
-
-/**
- * The functions cmd/insectscore-engine registers; each returns the JSON text
- * of {status, body}.
- * @typedef {object} RawEngine
- * @property {() => string} games
- * @property {(id: string) => string} spec
- * @property {(id: string, body: string | undefined) => string} score
  */
 
 /** @type {Engine | null} */
@@ -80,70 +74,72 @@ export function loadEngine() {
 }
 
 /**
- * Fetches, compiles and runs engine.wasm, and wraps what it registers.
+ * Starts the worker and has it load the engine; the engine is ready when
+ * the worker says so.
  * @returns {Promise<Engine>}
  */
 async function start() {
-  await import('./wasm_exec.js'); // defines globalThis.Go
-  // @ts-ignore: Go is wasm_exec.js's global.
-  const go = new globalThis.Go();
-  const { instance } = await instantiate(new URL('./engine.wasm', import.meta.url), go.importObject);
-  // The program registers its functions before it first blocks, which is
-  // when run hands control back; it never exits unless it failed, and then
-  // the next loadEngine starts a new one.
-  // @ts-ignore: set by the program.
-  delete globalThis.insectscoreEngine;
-  const exited = go.run(instance);
-  /** @type {RawEngine | undefined} */
-  // @ts-ignore: set by the program.
-  const raw = globalThis.insectscoreEngine;
-  if (!raw) {
-    throw new Error('the rules engine did not start');
-  }
-  const started = wrap(raw);
-  const stopped = () => {
-    if (engine === started) {
+  const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: 'insectscore-engine' });
+  /** @type {Map<number, {resolve: (text: string) => void, reject: (err: Error) => void}>} */
+  const waiting = new Map();
+  let next = 0;
+  /** @type {Engine | null} */
+  let started = null;
+  /** stop ends this worker: every call waiting fails, and the next loadEngine starts anew. */
+  const stop = (/** @type {string} */ why) => {
+    worker.terminate();
+    const err = new Error(why);
+    for (const w of waiting.values()) w.reject(err);
+    waiting.clear();
+    if (started && engine === started) {
       engine = null;
       loading = null;
     }
   };
-  exited.then(stopped, stopped);
+  worker.addEventListener('message', (event) => {
+    const m = event.data ?? {};
+    if (typeof m.stopped === 'string') {
+      stop(`the rules engine stopped: ${m.stopped}`);
+      return;
+    }
+    const w = waiting.get(m.id);
+    if (!w) return;
+    waiting.delete(m.id);
+    if (typeof m.error === 'string') w.reject(new Error(m.error));
+    else w.resolve(String(m.text));
+  });
+  // The worker's script failed to load or threw: nothing will answer.
+  worker.addEventListener('error', (event) => {
+    event.preventDefault();
+    stop(`the rules engine's worker failed: ${event.message || 'it could not load'}`);
+  });
+  worker.addEventListener('messageerror', () => stop('the rules engine answered what cannot be read'));
+
+  /**
+   * call asks the worker one thing and resolves with its answer's text.
+   * @param {string} op
+   * @param {(string | undefined)[]} args
+   * @returns {Promise<string>}
+   */
+  const call = (op, args) => new Promise((resolve, reject) => {
+    const id = ++next;
+    waiting.set(id, { resolve, reject });
+    worker.postMessage({ id, op, args });
+  });
+  try {
+    await call('start', []);
+  } catch (err) {
+    stop(err instanceof Error ? err.message : String(err));
+    throw err;
+  }
+  started = {
+    games: () => call('games', []).then(parse),
+    spec: (id) => call('spec', [String(id)]).then(parse),
+    score: (id, req) => call('score', [String(id), typeof req === 'string' || req === undefined ? req : JSON.stringify(req)]).then(parse),
+  };
   engine = started;
   announce(started);
   return started;
-}
-
-/**
- * Compiles and instantiates a WebAssembly module from url, streaming when
- * the server labels it application/wasm (instantiateStreaming refuses any
- * other type), from a buffer otherwise.
- * @param {URL} url
- * @param {WebAssembly.Imports} imports
- * @returns {Promise<WebAssembly.WebAssemblyInstantiatedSource>}
- */
-async function instantiate(url, imports) {
-  const res = await fetch(url);
-  if (!res.ok) {
-    throw new Error(`loading the rules engine: ${res.status} ${res.statusText}`);
-  }
-  const type = (res.headers.get('Content-Type') || '').split(';')[0].trim();
-  if (typeof WebAssembly.instantiateStreaming === 'function' && type === 'application/wasm') {
-    return WebAssembly.instantiateStreaming(res, imports);
-  }
-  return WebAssembly.instantiate(await res.arrayBuffer(), imports);
-}
-
-/**
- * Turns the program's JSON-text functions into an Engine of plain objects.
- * @param {RawEngine} raw
- * @returns {Engine}
- */
-function wrap(raw) {
-  return {
-    games: () => parse(raw.games()),
-    spec: (id) => parse(raw.spec(String(id))),
-    score: (id, req) => parse(raw.score(String(id), typeof req === 'string' || req === undefined ? req : JSON.stringify(req))),
-  };
 }
 
 /**

@@ -1136,7 +1136,7 @@ export async function loadEngine() {
 
 /**
  * @typedef {{status: number, body: any}} EngineAnswer
- * @typedef {{games: () => EngineAnswer, spec: (id: string) => EngineAnswer, score: (id: string, req: any) => EngineAnswer}} Engine
+ * @typedef {{games: () => Promise<EngineAnswer>, spec: (id: string) => Promise<EngineAnswer>, score: (id: string, req: any) => Promise<EngineAnswer>}} Engine
  */
 
 /**
@@ -1150,28 +1150,35 @@ function answerOf(a) {
 }
 
 /**
- * rules asks the rules engine when it is loaded, else the server; when the
+ * rules asks the rules engine when it is loaded (in its worker), else the
+ * server, and the server too when the engine stopped mid-call; when the
  * server cannot be reached it waits for the engine (the service worker
  * keeps it, so it loads offline).
  * @template T
- * @param {(e: Engine) => EngineAnswer} local
+ * @param {(e: Engine) => Promise<EngineAnswer>} local
  * @param {() => Promise<T>} remote
  * @returns {Promise<T>}
  */
 async function rules(local, remote) {
   const ready = /** @type {Engine | null} */ (engineModule?.engineReady() ?? null);
-  if (ready) return answerOf(local(ready));
+  if (ready) {
+    /** @type {EngineAnswer | null} */ let a = null;
+    try {
+      a = await local(ready);
+    } catch { /* the engine stopped: the server answers */ }
+    if (a) return answerOf(a);
+  }
   try {
     return await remote();
   } catch (err) {
     if (!unreachable(err)) throw err;
-    /** @type {Engine} */ let e;
+    /** @type {EngineAnswer} */ let a;
     try {
-      e = /** @type {Engine} */ (await loadEngine());
+      a = await local(/** @type {Engine} */ (await loadEngine()));
     } catch {
       throw err;
     }
-    return answerOf(local(e));
+    return answerOf(a);
   }
 }
 

@@ -921,6 +921,8 @@ function seatView({ root, spec, code, table: first }, form, seat, token, host) {
   const heading = h('h1', {}, headingText());
   /** @type {import('../sync/api.js').Result | null} standings with this phone's board, from the engine */
   let local = null;
+  /** counts rescoreHere's calls: only the newest one's answer is shown */
+  let localSeq = 0;
 
   replace(root,
     h('header', { class: 'topbar' },
@@ -1041,11 +1043,13 @@ function seatView({ root, spec, code, table: first }, form, seat, token, host) {
   }
 
   /**
-   * rescoreHere scores the table with this phone's board in the browser,
-   * so the standings follow every change without a round trip.
+   * rescoreHere scores the table with this phone's board in the browser
+   * (the engine's worker), so the standings follow every change without a
+   * round trip; they are redrawn when the newest answer comes.
    */
   function rescoreHere() {
-    const engine = /** @type {any} */ (engineReady());
+    const mine = ++localSeq;
+    const engine = engineReady();
     if (!engine || phase === 'playing' || !pending()) {
       local = null;
       return;
@@ -1054,8 +1058,12 @@ function seatView({ root, spec, code, table: first }, form, seat, token, host) {
       players: table.seats.map((s, i) => ({ name: s.name, board: i === seat ? boardRequest(form, board) : s.board })),
       variants: table.variants ?? {},
     };
-    const a = engine.score(spec.id, req);
-    local = a.status === 200 ? a.body : null;
+    engine.score(spec.id, req).then((a) => (a.status === 200 ? a.body : null), () => null).then((res) => {
+      if (closed || mine !== localSeq) return;
+      local = res;
+      drawStandings();
+      showProblems();
+    });
   }
 
   /**

@@ -1,0 +1,99 @@
+// worker.js: the rules engine's own thread. engine.js starts this module
+// as a dedicated worker; here, and never on the page's main thread, Go's
+// runtime (wasm_exec.js) compiles and runs engine.wasm, so starting the
+// engine (about a second of CPU on a phone) never blocks a tap or a paint.
+//
+// Messages from the page: {id, op, args}, where op is "start", "games",
+// "spec" or "score" and args are strings. Each is answered once with
+// {id, text} (the program's {status, body} as JSON text; "start" answers
+// {id, text: ''} once the engine runs) or {id, error} (a message). When the
+// program stops, the worker says {stopped: message} and answers nothing
+// more. The worker's CSP, sent with this file, needs 'wasm-unsafe-eval'.
+
+/**
+ * The functions cmd/insectscore-engine registers; each returns the JSON text
+ * of {status, body}.
+ * @typedef {object} RawEngine
+ * @property {() => string} games
+ * @property {(id: string) => string} spec
+ * @property {(id: string, body: string | undefined) => string} score
+ */
+
+/** @type {Promise<RawEngine> | null} */
+let running = null;
+
+self.addEventListener('message', (event) => {
+  const { id, op, args } = event.data ?? {};
+  answer(id, op, Array.isArray(args) ? args : []).then(
+    (text) => self.postMessage({ id, text }),
+    (err) => self.postMessage({ id, error: err instanceof Error ? err.message : String(err) }));
+});
+
+/**
+ * answer runs one request of the page.
+ * @param {number} id
+ * @param {string} op
+ * @param {any[]} args
+ * @returns {Promise<string>}
+ */
+async function answer(id, op, args) {
+  if (op === 'start') {
+    running ??= start();
+    await running;
+    return '';
+  }
+  if (!running) throw new Error('the rules engine has not been started');
+  const raw = await running;
+  const str = (/** @type {any} */ v) => (typeof v === 'string' ? v : undefined);
+  switch (op) {
+    case 'games':
+      return raw.games();
+    case 'spec':
+      return raw.spec(String(args[0] ?? ''));
+    case 'score':
+      return raw.score(String(args[0] ?? ''), str(args[1]));
+    default:
+      throw new Error(`no such engine call: ${op} (#${id})`);
+  }
+}
+
+/**
+ * start fetches, compiles and runs engine.wasm, and returns what it
+ * registers. The program registers its functions before it first blocks,
+ * which is when run hands control back; it never exits unless it failed.
+ * @returns {Promise<RawEngine>}
+ */
+async function start() {
+  await import('./wasm_exec.js'); // defines globalThis.Go
+  // @ts-ignore: Go is wasm_exec.js's global.
+  const go = new globalThis.Go();
+  const { instance } = await instantiate(new URL('./engine.wasm', import.meta.url), go.importObject);
+  const exited = go.run(instance);
+  /** @type {RawEngine | undefined} */
+  // @ts-ignore: set by the program.
+  const raw = globalThis.insectscoreEngine;
+  if (!raw) throw new Error('the rules engine did not start');
+  const stopped = (/** @type {any} */ err) => self.postMessage({ stopped: err instanceof Error ? err.message : 'the rules engine stopped' });
+  exited.then(stopped, stopped);
+  return raw;
+}
+
+/**
+ * Compiles and instantiates a WebAssembly module from url, streaming when
+ * the server labels it application/wasm (instantiateStreaming refuses any
+ * other type), from a buffer otherwise.
+ * @param {URL} url
+ * @param {WebAssembly.Imports} imports
+ * @returns {Promise<WebAssembly.WebAssemblyInstantiatedSource>}
+ */
+async function instantiate(url, imports) {
+  const res = await fetch(url);
+  if (!res.ok) {
+    throw new Error(`loading the rules engine: ${res.status} ${res.statusText}`);
+  }
+  const type = (res.headers.get('Content-Type') || '').split(';')[0].trim();
+  if (typeof WebAssembly.instantiateStreaming === 'function' && type === 'application/wasm') {
+    return WebAssembly.instantiateStreaming(res, imports);
+  }
+  return WebAssembly.instantiate(await res.arrayBuffer(), imports);
+}
