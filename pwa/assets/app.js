@@ -13,7 +13,7 @@
 //                            the group's history (history.js lists them)
 
 import { h, replace, syncIndicator } from './ui/dom.js';
-import { entryState, keptTables, listGames, loadEngine, startOutbox } from './sync/api.js';
+import { entryState, getGame, keptTables, listGames, loadEngine, startOutbox } from './sync/api.js';
 import { interceptLinks, navigate, takeNotice } from './router.js';
 import { groupBar, historyPanel, historyRoutes } from './history/history.js';
 
@@ -25,13 +25,28 @@ import { groupBar, historyPanel, historyRoutes } from './history/history.js';
 /** @type {[RegExp, Screen][]} */
 const routes = [
   [/^\/$/, homeScreen],
-  [/^\/score\/([a-z0-9-]+)\/?$/, (root, [game]) => import('./games/score.js').then((m) => m.scoreScreen(root, game, 'edit'))],
-  [/^\/score\/([a-z0-9-]+)\/results\/?$/, (root, [game]) => import('./games/score.js').then((m) => m.scoreScreen(root, game, 'results'))],
+  [/^\/score\/([a-z0-9-]+)\/?$/, (root, [game]) => scoreRoute(root, game, 'edit')],
+  [/^\/score\/([a-z0-9-]+)\/results\/?$/, (root, [game]) => scoreRoute(root, game, 'results')],
   [/^\/tables\/new\/?$/, (root) => import('./table/table.js').then((m) => m.newTableScreen(root))],
   [/^\/t\/([A-Za-z0-9]+)\/?$/, (root, [code]) => import('./table/table.js').then((m) => m.tableScreen(root, code))],
   [/^\/t\/([A-Za-z0-9]+)\/seats\/(\d+)\/?$/, (root, [code, seat]) => import('./table/table.js').then((m) => m.tableScreen(root, code, Number(seat)))],
   ...historyRoutes,
 ];
+
+/**
+ * scoreRoute opens a game's quick score. What the screen waits for loads
+ * side by side rather than one after another: its modules, the game's spec
+ * and, once the spec names it, the game's board form (scoreScreen then
+ * finds both ready; a failure is its to report).
+ * @param {HTMLElement} root
+ * @param {string} game
+ * @param {'edit' | 'results'} view
+ */
+function scoreRoute(root, game, view) {
+  const form = import('./games/forms.js');
+  Promise.all([getGame(game), form]).then(([spec, m]) => m.loadForm(spec.id)).catch(() => { /* scoreScreen says why */ });
+  return import('./games/score.js').then((m) => m.scoreScreen(root, game, view));
+}
 
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 /** @type {(() => void) | void} */
