@@ -197,10 +197,10 @@ func TestExportImport(t *testing.T) {
 		}
 	}
 
-	newer := bytes.Replace(exported, []byte(`"formatVersion": 1`), []byte(`"formatVersion": 2`), 1)
+	newer := bytes.Replace(exported, []byte(`"formatVersion": 2`), []byte(`"formatVersion": 3`), 1)
 	runScenarios(t, newHistoryAppOnly(t), []scenario{
 		{name: "a newer format", method: "POST", path: "/api/v1/groups/import", body: string(newer), status: 422,
-			check: detailHas("written by a newer insectscore (format 2)")},
+			check: detailHas("written by a newer insectscore (format 3)")},
 		{name: "not an export", method: "POST", path: "/api/v1/groups/import", body: `{"players": []}`, status: 422,
 			check: detailHas("not an insectscore group export")},
 		{name: "not JSON", method: "POST", path: "/api/v1/groups/import", body: `{"format": `, status: 400},
@@ -263,11 +263,11 @@ func TestPlaysCSV(t *testing.T) {
 		}
 	}
 	want := strings.Join([]string{
-		"play_id,finished_at,game,player,total,rank,winner",
-		play1 + ",2026-03-01T21:00:00Z,insectarium,Ana,5,1,true",
-		play1 + ",2026-03-01T21:00:00Z,insectarium,'=Ben,5,1,true",
-		play2 + `,2026-03-02T21:30:00Z,insektenhotel,"Cy, Jr.",3,2,false`,
-		play2 + ",2026-03-02T21:30:00Z,insektenhotel,Ana,6,1,true",
+		"play_id,finished_at,game,player,total,rank,winner,location,notes,start_player",
+		play1 + ",2026-03-01T21:00:00Z,insectarium,Ana,5,1,true,,,",
+		play1 + ",2026-03-01T21:00:00Z,insectarium,'=Ben,5,1,true,,,",
+		play2 + `,2026-03-02T21:30:00Z,insektenhotel,"Cy, Jr.",3,2,false,,,`,
+		play2 + ",2026-03-02T21:30:00Z,insektenhotel,Ana,6,1,true,,,",
 		"",
 	}, "\n")
 	if string(r.body) != want {

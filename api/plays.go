@@ -31,6 +31,19 @@ type playRequest struct {
 	StartedAt  *string               `json:"startedAt"`
 	FinishedAt *string               `json:"finishedAt"`
 	Players    []scoring.PlayerInput `json:"players"`
+	// Notes, Location and StartPlayer (an index into players) may be
+	// left out: the play then has none.
+	Notes       *string `json:"notes"`
+	Location    *string `json:"location"`
+	StartPlayer *int    `json:"startPlayer"`
+}
+
+// playNotes are a play's notes, location and start player (an index into
+// its results; null when not known) as every play JSON carries them.
+type playNotes struct {
+	Notes       string `json:"notes"`
+	Location    string `json:"location"`
+	StartPlayer *int   `json:"startPlayer"`
 }
 
 // playSummary is a play as the history list shows it.
@@ -39,6 +52,8 @@ type playSummary struct {
 	Game       string       `json:"game"`
 	FinishedAt time.Time    `json:"finishedAt"`
 	Results    []playResult `json:"results"`
+	playNotes
+	Links playLinks `json:"links"`
 }
 
 // playResult is one player's line of a play; the name is the player's
@@ -71,6 +86,8 @@ type playDetail struct {
 	// Standings is the scored result as recorded: tiebreaks, warnings,
 	// the tie sentence and the solo rating.
 	Standings json.RawMessage `json:"standings"`
+	playNotes
+	Links playLinks `json:"links"`
 }
 
 type playerDetail struct {
@@ -171,6 +188,7 @@ func (s *server) decodePlay(c *fiber.Ctx) (models.LoggedPlay, *scoring.Result, e
 	var verr scoring.ValidationError
 	lp := models.LoggedPlay{Game: req.Game, Variants: req.Variants, FinishedAt: s.cfg.Now()}
 	s.playTimes(req, &lp, &verr)
+	lp.PlayNotes = checkPlayNotes(req, &verr)
 	res, err := scoring.Score(g, scoring.Request{Players: req.Players, Variants: req.Variants})
 	if err != nil {
 		return lp, nil, mergeErrors(&verr, err)
@@ -212,6 +230,34 @@ func (s *server) playTimes(req playRequest, lp *models.LoggedPlay, verr *scoring
 	}
 }
 
+// checkPlayNotes cleans a logged play's notes, location and start player
+// as the store keeps them; each problem is reported at its field.
+func checkPlayNotes(req playRequest, verr *scoring.ValidationError) models.PlayNotes {
+	var n models.PlayNotes
+	if req.Notes != nil {
+		notes, err := models.CleanNotes(*req.Notes)
+		if err != nil {
+			verr.Add("/notes", "the notes cannot be kept: %v", err)
+		}
+		n.Notes = notes
+	}
+	if req.Location != nil {
+		location, err := models.CleanLocation(*req.Location)
+		if err != nil {
+			verr.Add("/location", "the location cannot be kept: %v", err)
+		}
+		n.Location = location
+	}
+	if sp := req.StartPlayer; sp != nil {
+		if *sp < 0 || *sp >= len(req.Players) {
+			verr.Add("/startPlayer", "the start player is one of the players, 0 to %d, not %d", max(len(req.Players), 1)-1, *sp)
+		} else {
+			n.StartSeat = sp
+		}
+	}
+	return n
+}
+
 // finishedResult says why a scored result is not a finished play, or "":
 // the same rules as finishing a table.
 func finishedResult(spec scoring.Spec, res *scoring.Result) string {
@@ -237,6 +283,13 @@ func mergeErrors(verr *scoring.ValidationError, err error) error {
 // playFilter reads the query of GET /api/v1/plays.
 func playFilter(c *fiber.Ctx) (models.PlayFilter, error) {
 	f := models.PlayFilter{Group: queryGroup(c), Game: c.Query("game"), PlayerID: c.Query("player"), Cursor: c.Query("cursor")}
+	if q := c.Query("location"); q != "" {
+		location, err := models.CleanLocation(q)
+		if err != nil {
+			return f, errorf(fiber.StatusBadRequest, "location: "+err.Error())
+		}
+		f.Location = location
+	}
 	if _, ok := scoring.Lookup(f.Game); f.Game != "" && !ok {
 		return f, errorf(fiber.StatusBadRequest, fmt.Sprintf("there is no game %q", f.Game))
 	}
@@ -253,17 +306,21 @@ func playFilter(c *fiber.Ctx) (models.PlayFilter, error) {
 func summaries(plays []models.PlaySummary) []playSummary {
 	out := make([]playSummary, len(plays))
 	for i, p := range plays {
-		out[i] = playSummary{ID: p.ID, Game: p.Game, FinishedAt: p.FinishedAt, Results: make([]playResult, len(p.Results))}
+		out[i] = playSummary{ID: p.ID, Game: p.Game, FinishedAt: p.FinishedAt, Results: make([]playResult, len(p.Results)),
+			playNotes: notesOf(p.PlayNotes)}
 		for j, r := range p.Results {
 			out[i].Results[j] = playResult{Player: r.Player, PlayerID: r.PlayerID, Total: r.Total, Rank: r.Rank, Winner: r.Winner}
 		}
+		out[i].Links.BGStats = bgStatsLink(bgStatsPlayFor(p.ID, p.Game, p.StartedAt, p.FinishedAt,
+			p.Location, p.Notes, p.StartSeat, out[i].Results))
 	}
 	return out
 }
 
 func detail(p *models.Play) playDetail {
 	out := playDetail{ID: p.ID, Game: p.Game, FinishedAt: p.FinishedAt, Variants: p.Variants,
-		TableCode: p.TableCode, Results: make([]playerDetail, len(p.Players)), Standings: p.Standings}
+		TableCode: p.TableCode, Results: make([]playerDetail, len(p.Players)), Standings: p.Standings,
+		playNotes: notesOf(p.PlayNotes)}
 	if d := p.Duration(); d > 0 && !p.StartedAt.Before(earliestPlay) {
 		started, secs := p.StartedAt, int64(d/time.Second)
 		out.StartedAt, out.DurationSeconds = &started, &secs
@@ -283,5 +340,14 @@ func detail(p *models.Play) playDetail {
 			playResult:    playResult{Player: pp.Player, PlayerID: pp.PlayerID, Total: pp.Total, Rank: pp.Rank, Winner: pp.Winner},
 			NameAsEntered: pp.NameAsEntered, Breakdown: pp.Breakdown, Board: board}
 	}
+	results := make([]playResult, len(out.Results))
+	for i, r := range out.Results {
+		results[i] = r.playResult
+	}
+	out.Links.BGStats = bgStatsLink(bgStatsPlayFor(p.ID, p.Game, p.StartedAt, p.FinishedAt, p.Location, p.Notes, p.StartSeat, results))
 	return out
+}
+
+func notesOf(n models.PlayNotes) playNotes {
+	return playNotes{Notes: n.Notes, Location: n.Location, StartPlayer: n.StartSeat}
 }

@@ -78,6 +78,8 @@ func toProblem(err error) (problem, bool) {
 		return newProblem(fiber.StatusUnprocessableEntity, ie.Reason, ie.Errors), true
 	case errors.Is(err, models.ErrBadName):
 		return newProblem(fiber.StatusUnprocessableEntity, "a name needs a letter or a sign that shows, and no NUL character", nil), true
+	case errors.Is(err, models.ErrBadPlayNotes):
+		return newProblem(fiber.StatusUnprocessableEntity, strings.TrimPrefix(err.Error(), "models: not valid play notes: "), nil), true
 	case errors.Is(err, models.ErrBadImport):
 		return newProblem(fiber.StatusUnprocessableEntity, "this file cannot be imported", nil), true
 	case errors.Is(err, models.ErrInProgress):

@@ -16,10 +16,12 @@ import (
 
 // The group export format. A file names its format and version first, so
 // that a server can refuse a file it would misread, with a message that
-// says why, instead of importing half of it.
+// says why, instead of importing half of it. Version 2 added each play's
+// notes, location and startPlayer; files of version 1 still import (their
+// plays have none).
 const (
 	ExportFormat        = "insectscore-group"
-	ExportFormatVersion = 1
+	ExportFormatVersion = 2
 )
 
 // exportFile is the JSON of a group export. Its field order is the
@@ -52,6 +54,10 @@ type exportPlay struct {
 	FinishedAt time.Time          `json:"finishedAt"`
 	Standings  json.RawMessage    `json:"standings"`
 	Players    []exportPlayPlayer `json:"players"`
+	// Since version 2: "" and null when not given.
+	Notes       string `json:"notes"`
+	Location    string `json:"location"`
+	StartPlayer *int   `json:"startPlayer"`
 }
 
 type exportPlayPlayer struct {
@@ -95,7 +101,8 @@ func (s *Store) ExportGroup(ctx context.Context, group string) ([]byte, error) {
 		index := make(map[string]int, len(plays))
 		for i, p := range plays {
 			ep := exportPlay{ID: p.ID, Game: p.Game, Variants: map[string]int{}, StartedAt: p.StartedAt.UTC(),
-				FinishedAt: p.FinishedAt.UTC(), Standings: json.RawMessage(p.Standings), Players: []exportPlayPlayer{}}
+				FinishedAt: p.FinishedAt.UTC(), Standings: json.RawMessage(p.Standings), Players: []exportPlayPlayer{},
+				Notes: p.Notes, Location: p.Location, StartPlayer: p.StartSeat}
 			if err := json.Unmarshal([]byte(p.Variants), &ep.Variants); err != nil {
 				return fmt.Errorf("models: variants of play %s: %w", p.ID, err)
 			}
@@ -147,13 +154,16 @@ func compactJSON(raw json.RawMessage) (string, error) {
 const csvPage = 500
 
 // ExportPlaysCSV writes the group's plays as CSV, one row per player per
-// play, oldest play first: for spreadsheets.
+// play, oldest play first: for spreadsheets. A play's location and notes
+// are on each of its rows; start_player is true on the row of the player
+// who started, false on the others, and empty on every row of a play whose
+// start player is not known.
 func (s *Store) ExportPlaysCSV(ctx context.Context, group string, w io.Writer) error {
 	if err := s.read(ctx, func(tx *gorm.DB) error { return groupExists(tx, group) }); err != nil {
 		return err
 	}
 	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{"play_id", "finished_at", "game", "player", "total", "rank", "winner"}); err != nil {
+	if err := cw.Write([]string{"play_id", "finished_at", "game", "player", "total", "rank", "winner", "location", "notes", "start_player"}); err != nil {
 		return err
 	}
 	type csvRow struct {
@@ -164,6 +174,10 @@ func (s *Store) ExportPlaysCSV(ctx context.Context, group string, w io.Writer) e
 		Total      int
 		Rank       int
 		Winner     bool
+		Seat       int
+		Location   string
+		Notes      string
+		StartSeat  *int
 	}
 	var after *playRow
 	for {
@@ -182,7 +196,7 @@ func (s *Store) ExportPlaysCSV(ctx context.Context, group string, w io.Writer) e
 				ids[i] = p.ID
 			}
 			return tx.Table("plays AS p").
-				Select("p.id AS play_id, p.finished_at, p.game, players.name AS player, pp.total, pp.rank, pp.winner").
+				Select("p.id AS play_id, p.finished_at, p.game, players.name AS player, pp.total, pp.rank, pp.winner, pp.seat, p.location, p.notes, p.start_seat").
 				Joins("JOIN play_players pp ON pp.play_id = p.id").
 				Joins("JOIN players ON players.id = pp.player_id").
 				Where("p.id IN ?", ids).Order("p.finished_at, p.id, pp.seat").Scan(&rows).Error
@@ -196,7 +210,11 @@ func (s *Store) ExportPlaysCSV(ctx context.Context, group string, w io.Writer) e
 		after = &page[len(page)-1]
 		for _, r := range rows {
 			rec := []string{r.PlayID, r.FinishedAt.UTC().Format(time.RFC3339Nano), r.Game, spreadsheetSafe(r.Player),
-				strconv.Itoa(r.Total), strconv.Itoa(r.Rank), strconv.FormatBool(r.Winner)}
+				strconv.Itoa(r.Total), strconv.Itoa(r.Rank), strconv.FormatBool(r.Winner),
+				spreadsheetSafe(r.Location), spreadsheetSafe(r.Notes), ""}
+			if r.StartSeat != nil {
+				rec[len(rec)-1] = strconv.FormatBool(*r.StartSeat == r.Seat)
+			}
 			if err := cw.Write(rec); err != nil {
 				return err
 			}
@@ -209,7 +227,7 @@ func (s *Store) ExportPlaysCSV(ctx context.Context, group string, w io.Writer) e
 	return nil
 }
 
-// spreadsheetSafe keeps a name from being run as a formula by the
+// spreadsheetSafe keeps a name, a location or notes from being run as a formula by the
 // spreadsheet that opens the file (CSV injection): one that starts like
 // a formula gets a leading apostrophe, which spreadsheets hide.
 func spreadsheetSafe(s string) string {

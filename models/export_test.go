@@ -165,7 +165,7 @@ func TestExportFormat(t *testing.T) {
 	got := string(export(t, s, g.ID))
 	want := `{
   "format": "insectscore-group",
-  "formatVersion": 1,
+  "formatVersion": 2,
   "group": {
     "id": "` + g.ID + `",
     "name": "Club",
@@ -228,7 +228,10 @@ func TestExportFormat(t *testing.T) {
             "track": 38
           }
         }
-      ]
+      ],
+      "notes": "",
+      "location": "",
+      "startPlayer": null
     }
   ]
 }
@@ -281,12 +284,12 @@ func TestImportRefuses(t *testing.T) {
 		pointer string // of the one error; "" for none
 		clash   bool   // a *ConflictError
 	}{
-		{"newer format", edit(func(f map[string]any) { f["formatVersion"] = 2 }),
-			"this file was written by a newer insectscore (format 2); this server reads format 1", "", false},
+		{"newer format", edit(func(f map[string]any) { f["formatVersion"] = ExportFormatVersion + 1 }),
+			"this file was written by a newer insectscore (format 3); this server reads format 2", "", false},
 		{"not an export", []byte(`{"hello": "world"}`), "not an insectscore group export", "", false},
 		{"not JSON", []byte(`insectscore`), "not an insectscore group export", "", false},
 		{"no version", edit(func(f map[string]any) { delete(f, "formatVersion") }), "no valid format version", "", false},
-		{"unknown field", edit(func(f map[string]any) { f["ratings"] = []int{} }), "does not read as format 1", "/ratings", false},
+		{"unknown field", edit(func(f map[string]any) { f["ratings"] = []int{} }), "does not read as format 2", "/ratings", false},
 		{"unknown field of a player", edit(func(f map[string]any) { firstPlayer(f)["elo"] = 1 }), "not a field", P0 + "/players/0/elo", false},
 		{"unknown player", edit(func(f map[string]any) { firstPlayer(f)["playerId"] = "nobody" }), "not in the file's players", P0 + "/players/0/playerId", false},
 		{"unknown game", edit(func(f map[string]any) { play(f, 0)["game"] = "chess" }), `does not know the game "chess"`, P0 + "/game", false},
@@ -368,11 +371,11 @@ func TestExportPlaysCSV(t *testing.T) {
 		if err := s.ExportPlaysCSV(ctx, DefaultGroup, &buf); err != nil {
 			t.Fatal(err)
 		}
-		want := "play_id,finished_at,game,player,total,rank,winner\n" +
-			first + ",2025-04-01T19:00:00Z,insecta,\"Ben, Jr.\",20,2,false\n" +
-			first + ",2025-04-01T19:00:00Z,insecta,'=SUM(A1),30,1,true\n" +
-			second + ",2025-04-01T20:00:00Z,insektenhotel,Ana,6,1,true\n" +
-			second + ",2025-04-01T20:00:00Z,insektenhotel,\"Ben, Jr.\",6,1,true\n"
+		want := "play_id,finished_at,game,player,total,rank,winner,location,notes,start_player\n" +
+			first + ",2025-04-01T19:00:00Z,insecta,\"Ben, Jr.\",20,2,false,,,\n" +
+			first + ",2025-04-01T19:00:00Z,insecta,'=SUM(A1),30,1,true,,,\n" +
+			second + ",2025-04-01T20:00:00Z,insektenhotel,Ana,6,1,true,,,\n" +
+			second + ",2025-04-01T20:00:00Z,insektenhotel,\"Ben, Jr.\",6,1,true,,,\n"
 		if got := buf.String(); got != want {
 			t.Errorf("CSV:\n%s\nwant\n%s", got, want)
 		}

@@ -227,7 +227,7 @@ func scanImport(r io.Reader, onPlay func(p importPlay) error) (*importFile, erro
 			}
 			playIDs := map[string]struct{}{}
 			err := ir.array("/plays", -1, func(i int, at string) error {
-				p, err := ir.play(at, f.group.ID, ids, playIDs)
+				p, err := ir.play(at, f.group.ID, version, ids, playIDs)
 				if err != nil {
 					return err
 				}
@@ -354,7 +354,7 @@ func (ir importReader) player(at, group string, ids fileIDs) (playerRow, error) 
 }
 
 // play reads, checks and scores one play of the file.
-func (ir importReader) play(at, group string, ids fileIDs, playIDs map[string]struct{}) (importPlay, error) {
+func (ir importReader) play(at, group string, version int, ids fileIDs, playIDs map[string]struct{}) (importPlay, error) {
 	if tok, err := ir.dec.Token(); err != nil || tok != json.Delim('{') {
 		return importPlay{}, badImportAt(at, "a play is an object")
 	}
@@ -383,6 +383,20 @@ func (ir importReader) play(at, group string, ids fileIDs, playIDs map[string]st
 			err = ir.value(field, &p.StartedAt)
 		case "finishedAt":
 			err = ir.value(field, &p.FinishedAt)
+		case "notes", "location", "startPlayer":
+			if version < 2 {
+				// Refused like any other field format 1 did not have.
+				err = badImportAt(field, "%q is not a field of a play in format %d", key, version)
+				break
+			}
+			switch key {
+			case "notes":
+				err = ir.value(field, &p.Notes)
+			case "location":
+				err = ir.value(field, &p.Location)
+			default:
+				err = ir.value(field, &p.StartPlayer)
+			}
 		case "standings":
 			// Scored again from the boards; only read past.
 			var skip json.RawMessage
@@ -496,6 +510,9 @@ func importPlayRows(at, group string, p exportPlay, ids fileIDs) (importPlay, er
 	}
 	out := importPlay{row: playRow{ID: p.ID, GroupID: group, Game: p.Game, Variants: variants, Boards: boards,
 		Standings: string(standings), StartedAt: started, FinishedAt: finished}}
+	if err := importNotes(at, &out.row, p); err != nil {
+		return importPlay{}, err
+	}
 	for j, r := range res.Results {
 		breakdown, err := json.Marshal(nonNilLines(r.Breakdown))
 		if err != nil {
@@ -505,6 +522,21 @@ func importPlayRows(at, group string, p exportPlay, ids fileIDs) (importPlay, er
 			NameAsEntered: seats[j].Name, Total: r.Total, Rank: r.Rank, Winner: r.Winner, Breakdown: string(breakdown), Board: seats[j].Board})
 	}
 	return out, nil
+}
+
+// importNotes checks a play's notes, location and start player (format 2)
+// and sets them on its row.
+func importNotes(at string, row *playRow, p exportPlay) error {
+	if _, err := CleanNotes(p.Notes); err != nil {
+		return badImportAt(at+"/notes", "the notes cannot be kept: %v", err)
+	}
+	if _, err := CleanLocation(p.Location); err != nil {
+		return badImportAt(at+"/location", "the location cannot be kept: %v", err)
+	}
+	if sp := p.StartPlayer; sp != nil && (*sp < 0 || *sp >= len(p.Players)) {
+		return badImportAt(at+"/startPlayer", "the start player is one of the play's players, 0 to %d, not %d", len(p.Players)-1, *sp)
+	}
+	return row.setNotes(PlayNotes{Notes: p.Notes, Location: p.Location, StartSeat: p.StartPlayer}, len(p.Players))
 }
 
 // scoreImportError points the rules' errors about a play into the file:

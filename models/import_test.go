@@ -248,6 +248,8 @@ func exportOfImport(t *testing.T, data []byte) []byte {
 	if err := json.Unmarshal(data, &f); err != nil {
 		t.Fatal(err)
 	}
+	// A file of an older format exports in today's.
+	f.FormatVersion = ExportFormatVersion
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

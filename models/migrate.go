@@ -143,6 +143,18 @@ var migrations = []migration{
 		`CREATE INDEX rating_history_group_time ON rating_history (group_id, game, finished_at, play_id)`,
 		`DROP INDEX rating_history_group`,
 	)},
+	{ID: 11, Name: "a play's notes, location and start player", Up: execDDL(
+		// Free notes and where the play was, "" when not given;
+		// location_key is the location matched as names are (nameKey),
+		// for the history filter. start_seat is the seat of the player
+		// who started, NULL when not known.
+		`ALTER TABLE plays ADD COLUMN notes TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE plays ADD COLUMN location TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE plays ADD COLUMN location_key TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE plays ADD COLUMN start_seat INTEGER CHECK (start_seat >= 0)`,
+		// History filtered by location, paged by (finished_at, id).
+		`CREATE INDEX plays_group_location ON plays (group_id, location_key, finished_at, id)`,
+	)},
 }
 
 // rekeyNames is migration 7: names are matched by nameKey now, which also

@@ -8,7 +8,10 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
+	"golang.org/x/text/unicode/norm"
 	"gorm.io/gorm"
 
 	"insectscore/scoring"
@@ -37,6 +40,18 @@ type Play struct {
 	// Standings is the scored result as recorded (a scoring.Result),
 	// with tiebreaks, warnings and the solo rating.
 	Standings json.RawMessage
+	PlayNotes
+}
+
+// PlayNotes is what a play says beside its scores: free notes, where it
+// was played, and who started. Text is kept trimmed and in NFC (see
+// CleanNotes and CleanLocation); empty means not given.
+type PlayNotes struct {
+	Notes    string
+	Location string
+	// StartSeat is the seat (an index into the play's players) of the
+	// player who started; nil when not known.
+	StartSeat *int
 }
 
 // Duration is how long the play took; zero when its start is unknown.
@@ -66,6 +81,7 @@ type PlaySummary struct {
 	FinishedAt time.Time
 	// Results are in seat order.
 	Results []PlayResult
+	PlayNotes
 }
 
 // PlayResult is one player's line in a PlaySummary.
@@ -85,6 +101,7 @@ type LoggedPlay struct {
 	StartedAt  time.Time
 	FinishedAt time.Time
 	Players    []LoggedPlayer
+	PlayNotes
 }
 
 // LoggedPlayer is one player of a LoggedPlay, in the order scored.
@@ -99,6 +116,9 @@ type PlayFilter struct {
 	Group    string
 	Game     string
 	PlayerID string
+	// Location keeps the plays played there, matched as names are (case,
+	// spacing and invisible characters aside).
+	Location string
 	// Limit is the page size: DefaultPlayLimit when zero or less, at most
 	// MaxPlayLimit.
 	Limit int
@@ -187,6 +207,7 @@ func (s *Store) EditPlay(ctx context.Context, group, id string, lp LoggedPlay, r
 		err = tx.Model(&playRow{}).Where("id = ?", id).Updates(map[string]any{
 			"game": row.Game, "variants": row.Variants, "boards": row.Boards, "standings": row.Standings,
 			"started_at": row.StartedAt, "finished_at": row.FinishedAt,
+			"notes": row.Notes, "location": row.Location, "location_key": row.LocationKey, "start_seat": row.StartSeat,
 		}).Error
 		if err != nil {
 			return err
@@ -255,7 +276,8 @@ func (s *Store) FindPlay(ctx context.Context, group, id string) (*Play, error) {
 			return err
 		}
 		p = &Play{ID: row.ID, Group: row.GroupID, Game: row.Game, Variants: map[string]int{},
-			StartedAt: row.StartedAt.UTC(), FinishedAt: row.FinishedAt.UTC(), Standings: json.RawMessage(row.Standings), Players: []PlayPlayer{}}
+			StartedAt: row.StartedAt.UTC(), FinishedAt: row.FinishedAt.UTC(), Standings: json.RawMessage(row.Standings), Players: []PlayPlayer{},
+			PlayNotes: row.notes()}
 		if err := json.Unmarshal([]byte(row.Variants), &p.Variants); err != nil {
 			return fmt.Errorf("models: variants of play %s: %w", id, err)
 		}
@@ -321,7 +343,7 @@ func listPlays(tx *gorm.DB, f PlayFilter) ([]PlaySummary, string, error) {
 		limit = DefaultPlayLimit
 	}
 	limit = min(limit, MaxPlayLimit)
-	q := tx.Table("plays AS p").Select("p.id", "p.game", "p.started_at", "p.finished_at")
+	q := tx.Table("plays AS p").Select(summaryColumns)
 	if f.PlayerID != "" {
 		if !validID(f.PlayerID) {
 			return []PlaySummary{}, "", nil // no such player, no plays
@@ -334,6 +356,13 @@ func listPlays(tx *gorm.DB, f PlayFilter) ([]PlaySummary, string, error) {
 	q = q.Where("p.group_id = ?", f.Group)
 	if f.Game != "" {
 		q = q.Where("p.game = ?", f.Game)
+	}
+	if f.Location != "" {
+		key := nameKey(f.Location)
+		if key == "" {
+			return []PlaySummary{}, "", nil // a place of no name: no plays
+		}
+		q = q.Where("p.location_key = ?", key)
 	}
 	if f.Cursor != "" {
 		at, id, err := decodeCursor(f.Cursor)
@@ -358,7 +387,8 @@ func listPlays(tx *gorm.DB, f PlayFilter) ([]PlaySummary, string, error) {
 	index := make(map[string]int, len(rows))
 	ids := make([]string, len(rows))
 	for i, r := range rows {
-		out[i] = PlaySummary{ID: r.ID, Game: r.Game, StartedAt: r.StartedAt.UTC(), FinishedAt: r.FinishedAt.UTC(), Results: []PlayResult{}}
+		out[i] = PlaySummary{ID: r.ID, Game: r.Game, StartedAt: r.StartedAt.UTC(), FinishedAt: r.FinishedAt.UTC(), Results: []PlayResult{},
+			PlayNotes: r.notes()}
 		index[r.ID], ids[i] = i, r.ID
 	}
 	if len(ids) == 0 {
@@ -382,6 +412,9 @@ func listPlays(tx *gorm.DB, f PlayFilter) ([]PlaySummary, string, error) {
 	return out, next, nil
 }
 
+// summaryColumns are the columns of a play the history list reads.
+var summaryColumns = []string{"p.id", "p.game", "p.started_at", "p.finished_at", "p.notes", "p.location", "p.start_seat"}
+
 // sparsePlays is the number of plays up to which a player's plays are
 // listed from their own rows and sorted; a player with more has a play
 // every few of the group's, found faster by walking the group's plays
@@ -401,10 +434,10 @@ func playerPlays(tx *gorm.DB, player string) (*gorm.DB, error) {
 	if n < sparsePlays {
 		// CROSS JOIN keeps SQLite from walking the group's plays first;
 		// PostgreSQL reads it as the plain join it is.
-		return tx.Table("play_players AS pp CROSS JOIN plays AS p").Select("p.id", "p.game", "p.started_at", "p.finished_at").
+		return tx.Table("play_players AS pp CROSS JOIN plays AS p").Select(summaryColumns).
 			Where("p.id = pp.play_id AND pp.player_id = ?", player), nil
 	}
-	return tx.Table("plays AS p").Select("p.id", "p.game", "p.started_at", "p.finished_at").
+	return tx.Table("plays AS p").Select(summaryColumns).
 		Where("EXISTS (SELECT 1 FROM play_players pp WHERE pp.play_id = p.id AND pp.player_id = ?)", player), nil
 }
 
@@ -496,6 +529,9 @@ func loggedPlayRow(lp LoggedPlay, result *scoring.Result) (playRow, []entry, err
 		started = lp.StartedAt.UTC().Truncate(time.Microsecond)
 	}
 	row = playRow{Game: lp.Game, Variants: variants, Boards: boards, Standings: string(standings), StartedAt: started, FinishedAt: finished}
+	if err := row.setNotes(lp.PlayNotes, len(seats)); err != nil {
+		return row, nil, err
+	}
 	return row, entries, nil
 }
 
@@ -589,4 +625,81 @@ func nonNilLines(l []scoring.Line) []scoring.Line {
 		return []scoring.Line{}
 	}
 	return l
+}
+
+// The longest notes and location a play keeps, in characters.
+const (
+	MaxNotesLength    = 2000
+	MaxLocationLength = 80
+)
+
+// ErrBadPlayNotes means a play's notes, location or start player cannot
+// be kept. The API checks them first and says why at the field; this is
+// the store's own guard.
+var ErrBadPlayNotes = errors.New("models: not valid play notes")
+
+// CleanNotes is a play's notes as the store keeps them: trimmed, in NFC,
+// line breaks and tabs kept. An error says why they cannot be kept.
+func CleanNotes(notes string) (string, error) {
+	return cleanText(notes, MaxNotesLength, true)
+}
+
+// CleanLocation is a play's location as the store keeps it: trimmed, in
+// NFC, on one line. An error says why it cannot be kept.
+func CleanLocation(location string) (string, error) {
+	location, err := cleanText(location, MaxLocationLength, false)
+	if err == nil && location != "" && nameKey(location) == "" {
+		return "", errors.New("it shows nothing")
+	}
+	return location, err
+}
+
+// cleanText trims s and brings it to NFC; it refuses text that is not
+// UTF-8, holds a NUL or another control character (line breaks and tabs
+// too unless lines), or is longer than longest characters.
+func cleanText(s string, longest int, lines bool) (string, error) {
+	if !utf8.ValidString(s) {
+		return "", errors.New("it is not text (invalid UTF-8)")
+	}
+	s = strings.TrimSpace(norm.NFC.String(s))
+	for _, r := range s {
+		if unicode.IsControl(r) && !(lines && (r == '\n' || r == '\r' || r == '\t')) {
+			if lines {
+				return "", fmt.Errorf("it holds the control character %U; only line breaks and tabs may be in it", r)
+			}
+			return "", fmt.Errorf("it holds the control character %U; it is one line of text", r)
+		}
+	}
+	if n := utf8.RuneCountInString(s); n > longest {
+		return "", fmt.Errorf("it is %d characters long; at most %d", n, longest)
+	}
+	return s, nil
+}
+
+// setNotes checks a play's notes against its number of players and sets
+// them on the row.
+func (row *playRow) setNotes(n PlayNotes, players int) error {
+	notes, err := CleanNotes(n.Notes)
+	if err != nil {
+		return fmt.Errorf("%w: the notes: %v", ErrBadPlayNotes, err)
+	}
+	location, err := CleanLocation(n.Location)
+	if err != nil {
+		return fmt.Errorf("%w: the location: %v", ErrBadPlayNotes, err)
+	}
+	if n.StartSeat != nil && (*n.StartSeat < 0 || *n.StartSeat >= players) {
+		return fmt.Errorf("%w: the start player is seat %d of %d", ErrBadPlayNotes, *n.StartSeat, players)
+	}
+	row.Notes, row.Location, row.LocationKey, row.StartSeat = notes, location, nameKey(location), n.StartSeat
+	return nil
+}
+
+// notes are the row's notes, location and start seat.
+func (row *playRow) notes() PlayNotes {
+	n := PlayNotes{Notes: row.Notes, Location: row.Location}
+	if row.StartSeat != nil {
+		seat := *row.StartSeat
+		n.StartSeat = &seat
+	}
+	return n
 }

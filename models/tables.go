@@ -151,6 +151,13 @@ type playRow struct {
 	Standings  string
 	StartedAt  time.Time
 	FinishedAt time.Time
+	// Notes and Location are "" when not given; LocationKey is
+	// nameKey(Location), which the history filter matches. StartSeat is
+	// nil when who started is not known.
+	Notes       string
+	Location    string
+	LocationKey string
+	StartSeat   *int
 }
 
 func (playRow) TableName() string { return "plays" }
@@ -671,6 +678,13 @@ func (s *Store) FinishTableWithBoards(ctx context.Context, code string, version 
 		t.Status, t.FinishedAt = StatusFinished, &now
 		play := playRow{ID: id, GroupID: group, TableID: &t.ID, Game: t.Game, Variants: t.Variants,
 			Boards: boardsText, Standings: string(standings), StartedAt: t.CreatedAt, FinishedAt: now}
+		if t.Game == "insektenhotel" && t.FirstSeat < len(seats) {
+			// An Insektenhotel table knows who started: its first seat,
+			// chosen when it was created, from which its rounds count.
+			// Other tables have no first seat (it stays 0).
+			first := t.FirstSeat
+			play.StartSeat = &first
+		}
 		if err := tx.Create(&play).Error; err != nil {
 			return err
 		}

@@ -457,7 +457,9 @@ func TestBrowserLogPastPlay(t *testing.T) {
 	b.tap(pointer("/players/1/board/hotel"), "green")
 	floors(1, []string{"ladybird", "butterfly"}, []string{"Ladybird", "Butterfly"}, []string{"1", "2"})
 	b.waitText(`#tab-1 .tab-total`, "3")
-	b.do(chromedp.SendKeys(chromedp.CSS(pointer("/startedAt")+` input`), "25"))
+	b.do(chromedp.SendKeys(chromedp.CSS(pointer("/startedAt")+` input`), "25"),
+		chromedp.SendKeys(chromedp.CSS(`[data-testid=play-location]`), "Garden"),
+		chromedp.SendKeys(chromedp.CSS(`[data-testid=play-notes]`), "Sunny"))
 
 	// Saved without Ben's name: the server's refusal lands at the field.
 	b.do(chromedp.Click(chromedp.CSS(`#tab-0`)), chromedp.Click(chromedp.CSS(`[data-testid=save-play]`)))
@@ -481,6 +483,9 @@ func TestBrowserLogPastPlay(t *testing.T) {
 	}
 	if got := b.textNow(`[data-testid=play-meta]`); !strings.Contains(got, "25 min") {
 		t.Errorf("the logged play's details read %q, want its 25 min", got)
+	}
+	if loc, notes := b.textNow(`[data-testid=meta-location]`), b.textNow(`[data-testid=meta-notes]`); loc != "Garden" || notes != "Sunny" {
+		t.Errorf("the logged play was at %q with the notes %q, want Garden and Sunny", loc, notes)
 	}
 	b.screenshot("h-play-logged")
 

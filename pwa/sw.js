@@ -33,6 +33,7 @@ const SHELL = [
   '/assets/history/leaderboard.js',
   '/assets/history/logplay.js',
   '/assets/history/player.js',
+  '/assets/history/playnotes.js',
   '/assets/history/plays.js',
   '/assets/sync/api.js',
   '/assets/sync/idb-keyval.js',

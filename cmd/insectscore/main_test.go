@@ -145,7 +145,7 @@ func TestExportImportCommands(t *testing.T) {
 	}
 
 	newer := filepath.Join(t.TempDir(), "newer.json")
-	if err := os.WriteFile(newer, bytes.Replace(exported, []byte(`"formatVersion": 1`), []byte(`"formatVersion": 7`), 1), 0o600); err != nil {
+	if err := os.WriteFile(newer, bytes.Replace(exported, []byte(`"formatVersion": 2`), []byte(`"formatVersion": 7`), 1), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -168,6 +168,30 @@ func TestExportImportCommands(t *testing.T) {
 				t.Errorf("error %v, want one saying %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestImportFormat1Command: a file of export format 1, written by the
+// insectscore before format 2, imports with the command and exports again
+// in format 2, its plays without notes, location or start player.
+func TestImportFormat1Command(t *testing.T) {
+	file := filepath.Join("..", "..", "models", "testdata", "group-format1.json")
+	fresh := filepath.Join(t.TempDir(), "fresh.db")
+	out, err := runCmd(t, "import", "-db", fresh, file)
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if want := `imported group "Format one club"`; !strings.Contains(out, want) {
+		t.Errorf("import says %q, want %q in it", out, want)
+	}
+	again, err := runCmd(t, "export", "-db", fresh, "-group", "5yrii7jzp6zdsa5eoopbjrn7cpoowrr3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"formatVersion": 2,`, `"notes": "",`, `"location": "",`, `"startPlayer": null`} {
+		if !strings.Contains(again, want) {
+			t.Errorf("the export of the import lacks %s:\n%s", want, again)
+		}
 	}
 }
 

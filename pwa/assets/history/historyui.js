@@ -107,7 +107,8 @@ export function decimal(n) {
 
 /**
  * playItems draws play summaries as a list of links, each with the game,
- * the date and the players in rank order with their totals.
+ * the date, the players in rank order with their totals, and where it was
+ * played when that is known.
  * @param {PlaySummary[]} plays
  * @param {Map<string, string>} names game names
  * @param {{me?: string}} [opts] me: a player id to mark
@@ -130,7 +131,8 @@ export function playItems(plays, names, opts = {}) {
               h('span', { class: 'sr-only' }, `${ordinal(r.rank)}: `),
           r.winner ? h('span', { class: 'crown', 'aria-hidden': 'true' }, '★ ') : null,
               r.player, ' ', h('span', { class: 'play-total' }, hotel ? `${r.total}/6` : String(r.total)),
-              r.winner ? h('span', { class: 'sr-only' }, ' (won)') : null)]))),
+              r.winner ? h('span', { class: 'sr-only' }, ' (won)') : null)])),
+          p.location ? h('span', { class: 'play-where', dataset: { testid: 'play-where' } }, p.location) : null),
         h('span', { class: 'chev', 'aria-hidden': 'true' }, '›')));
   });
 }

@@ -18,6 +18,8 @@ import { field, segmented } from '../ui/widgets.js';
 import { boardRequest, loadForm } from '../games/forms.js';
 import { boardSet } from '../games/boardset.js';
 import { inGroup, knownPlayers, shortName, topbar } from './historyui.js';
+import { notesFields, notesOf, notesRequest } from './playnotes.js';
+import { playerName } from '../games/boardset.js';
 
 /** @typedef {import('../sync/api.js').Spec} Spec */
 /** @typedef {import('../games/forms.js').BoardForm} BoardForm */
@@ -25,10 +27,11 @@ import { inGroup, knownPlayers, shortName, topbar } from './historyui.js';
  * @typedef {{
  *   game: string, players: {name: string, board: any}[], variants: Object<string, number>,
  *   finished: string, minutes: string, active: number, from?: string,
- * }} Draft
+ * } & import('./playnotes.js').NotesState} Draft
  * finished is a datetime-local value ("2026-03-14T20:30", local time);
  * minutes the length of the play as typed ("" when not known); from the
- * game whose quick score this play keeps, if it came from one.
+ * game whose quick score this play keeps, if it came from one; notes,
+ * location and startPlayer what playnotes.js edits.
  */
 /** @typedef {{finished: string, minutes: string, finishedAt: string, startedAt: string | null}} Original */
 
@@ -62,6 +65,7 @@ function loadDraft() {
       variants: d.variants && typeof d.variants === 'object' ? d.variants : {}, finished: String(d.finished ?? ''),
       minutes: String(d.minutes ?? ''), active: Number(d.active) || 0,
       from: typeof d.from === 'string' ? d.from : undefined,
+      notes: String(d.notes ?? ''), location: String(d.location ?? ''), startPlayer: String(d.startPlayer ?? ''),
     };
   } catch {
     return null;
@@ -93,7 +97,7 @@ register('logPlay', {
       game: req.game, variants: { ...(req.variants ?? {}) }, players: req.players ?? [],
       finished: req.finishedAt ? localInput(new Date(req.finishedAt)) : localInput(new Date()),
       minutes: req.startedAt && req.finishedAt ? String(Math.round((Date.parse(req.finishedAt) - Date.parse(req.startedAt)) / 60000)) : '',
-      active: 0, from: op.meta?.from,
+      active: 0, from: op.meta?.from, ...notesOf(req),
     });
   },
 });
@@ -130,6 +134,7 @@ export function keepInHistory(spec, entry) {
       click: () => {
         saveDraft({
           game: spec.id, variants: { ...entry.variants }, finished: localInput(new Date()), minutes: '', active: 0, from: spec.id,
+          notes: '', location: '', startPlayer: '',
           // "Player 2" is the quick-score's placeholder, not somebody's name.
           players: entry.players.map((p) => ({ name: /^Player \d+$/.test(p.name.trim()) ? '' : p.name, board: structuredClone(p.board) })),
         });
@@ -185,6 +190,8 @@ export async function logPlayScreen(root) {
       players: Array.from({ length: Math.max(spec.minPlayers, Math.min(spec.maxPlayers, old?.players.length ?? 0)) },
         (_, i) => ({ name: old?.players[i]?.name ?? '', board: form.emptyBoard(spec) })),
       variants: {}, finished: localInput(new Date()), minutes: old?.minutes ?? '', active: 0,
+      // Switching games keeps where, and what was noted.
+      notes: old?.notes ?? '', location: old?.location ?? '', startPlayer: old?.startPlayer ?? '',
     };
     fitState(state, spec, form);
     stop = playEditor(editorHost, root, {
@@ -220,6 +227,7 @@ export async function editPlayScreen(root, id) {
   const state = {
     game: play.game, variants: { ...play.variants }, finished, minutes, active: 0,
     players: play.results.map((r) => ({ name: r.player, board: r.board ?? form.emptyBoard(spec) })),
+    ...notesOf(play),
   };
   fitState(state, spec, form);
   const host = h('div', { class: 'log-editor' });
@@ -246,6 +254,7 @@ function fitState(state, spec, form) {
   for (const p of state.players) if (!p.board || typeof p.board !== 'object') p.board = form.emptyBoard(spec);
   for (const k of Object.keys(state.variants)) if (!spec.variants.some((v) => v.key === k)) delete state.variants[k];
   if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d$/.test(state.finished)) state.finished = localInput(new Date());
+  for (const k of /** @type {const} */ (['notes', 'location', 'startPlayer'])) state[k] = typeof state[k] === 'string' ? state[k] : '';
   state.active = Math.min(Math.max(0, state.active), state.players.length - 1);
 }
 
@@ -264,6 +273,7 @@ export function requestOf(spec, form, state, original) {
     game: spec.id,
     variants: { ...state.variants },
     players: state.players.map((p) => ({ name: p.name.trim(), board: boardRequest(form, p.board) })),
+    ...notesRequest(state, state.players.length),
   };
   const sameFinish = original && state.finished === original.finished;
   const finish = sameFinish ? new Date(original.finishedAt) : state.finished ? new Date(state.finished) : null;
@@ -318,6 +328,9 @@ function playEditor(host, root, o) {
       h('div', { class: 'field-pair' },
         field({ label: 'Finished', pointer: '/finishedAt', control: finishedIn, id: finishedIn.id }),
         field({ label: 'Length (minutes)', pointer: '/startedAt', control: minutesIn, id: minutesIn.id }))),
+    h('section', { class: 'panel when', 'aria-labelledby': `${finishedIn.id}-n` },
+      h('h2', { id: `${finishedIn.id}-n` }, 'Where and who started'),
+      notesFields(state, () => state.players.map(playerName), () => o.persist())),
     boards.bar);
 
   async function save() {

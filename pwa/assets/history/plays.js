@@ -3,8 +3,10 @@
 
 import { h, replace } from '../ui/dom.js';
 import {
-  currentGroup, deletePlay, deletingPlays, getGame, getPlay, groupPlayers, listGames, listPlays, newKey, withdraw,
+  ApiError, currentGroup, deletePlay, deletingPlays, editPlay, getGame, getPlay, groupPlayers, listGames, listPlays, newKey, withdraw,
 } from '../sync/api.js';
+import { clearProblems, markProblems } from '../ui/problems.js';
+import { bgStatsLink, maxLocation, notesFields, notesOf, notesRequest } from './playnotes.js';
 import { navigate } from '../router.js';
 import { renderResults } from '../games/results.js';
 import { rematchButton } from '../games/score.js';
@@ -23,14 +25,14 @@ const undoFor = 10000;
 
 /**
  * historyScreen lists the group's plays, newest first, a page at a time,
- * filtered by game and player (kept in the address, so back returns to
- * the same list).
+ * filtered by game, player and location (kept in the address, so back
+ * returns to the same list).
  * @param {HTMLElement} root
  */
 export async function historyScreen(root) {
   const group = currentGroup();
   const params = new URLSearchParams(location.search);
-  const filter = { game: params.get('game') ?? '', player: params.get('player') ?? '' };
+  const filter = { game: params.get('game') ?? '', player: params.get('player') ?? '', location: params.get('location') ?? '' };
   const [games, names] = await Promise.all([listGames(), gameNames()]);
   const known = await inGroup(root, groupPlayers(group));
   if (!known) return;
@@ -48,24 +50,35 @@ export async function historyScreen(root) {
   const playerSel = /** @type {HTMLSelectElement} */ (h('select', { id: 'filter-player' },
     h('option', { value: '' }, 'Everyone'),
     players.map((p) => h('option', { value: p.id, selected: p.id === filter.player }, p.name))));
+  // Locations are matched as names are: the ones seen so far are offered.
+  const places = h('datalist', { id: 'filter-places' });
+  /** @type {Map<string, string>} */ const seen = new Map();
+  const placeIn = /** @type {HTMLInputElement} */ (h('input', {
+    id: 'filter-location', type: 'search', value: filter.location, maxlength: maxLocation, list: 'filter-places',
+    placeholder: 'Anywhere', autocomplete: 'off', enterkeyhint: 'search',
+  }));
   const refilter = () => {
     filter.game = gameSel.value;
     filter.player = playerSel.value;
+    filter.location = placeIn.value.trim();
     const q = new URLSearchParams();
     if (filter.game) q.set('game', filter.game);
     if (filter.player) q.set('player', filter.player);
+    if (filter.location) q.set('location', filter.location);
     history.replaceState(null, '', `/history${q.size ? `?${q}` : ''}`);
     load(true);
   };
   gameSel.addEventListener('change', refilter);
   playerSel.addEventListener('change', refilter);
+  placeIn.addEventListener('change', refilter);
   more.addEventListener('click', () => load(false));
 
   replace(root,
     topbar('/', 'Home', 'History'),
     h('div', { class: 'filters' },
       h('div', { class: 'field' }, h('label', { class: 'label', for: 'filter-game' }, 'Game'), gameSel),
-      h('div', { class: 'field' }, h('label', { class: 'label', for: 'filter-player' }, 'Player'), playerSel)),
+      h('div', { class: 'field' }, h('label', { class: 'label', for: 'filter-player' }, 'Player'), playerSel),
+      h('div', { class: 'field filter-wide' }, h('label', { class: 'label', for: 'filter-location' }, 'Location'), placeIn, places)),
     h('a', { class: 'btn btn-primary btn-wide', href: '/plays/new', dataset: { testid: 'log-play' } }, '+ Log a past play'),
     list, status, more);
   await load(true);
@@ -79,16 +92,25 @@ export async function historyScreen(root) {
     more.disabled = true;
     list.setAttribute('aria-busy', 'true');
     try {
-      const page = await listPlays(group, { game: filter.game, player: filter.player, limit: pageSize, cursor: fresh ? undefined : next ?? undefined });
+      const page = await listPlays(group, {
+        game: filter.game, player: filter.player, location: filter.location, limit: pageSize, cursor: fresh ? undefined : next ?? undefined,
+      });
       if (mine !== seq) return;
       if (fresh) replace(list);
       // A play whose delete waits (it can still be undone) is gone already.
       const gone = deletingPlays(group);
       list.append(...playItems(page.plays.filter((p) => !gone.has(p.id)), names, { me: filter.player }));
+      for (const p of page.plays) {
+        const key = p.location?.toLowerCase();
+        if (key && !seen.has(key)) {
+          seen.set(key, p.location);
+          places.append(h('option', { value: p.location }));
+        }
+      }
       next = page.next;
       more.hidden = !next;
       status.textContent = list.children.length === 0
-        ? (filter.game || filter.player ? 'No plays match.' : 'No plays yet. Finish a table, or log a game you played.')
+        ? (filter.game || filter.player || filter.location ? 'No plays match.' : 'No plays yet. Finish a table, or log a game you played.')
         : '';
     } catch (err) {
       if (mine !== seq) return;
@@ -147,6 +169,7 @@ export async function playScreen(root, id) {
     actions: [
       h('a', { class: 'btn btn-primary', href: `/plays/${id}/edit`, dataset: { testid: 'edit-play' } }, 'Edit boards'),
       rematchButton(root, spec, play.results.map((r) => r.player), play.variants ?? {}),
+      bgStatsLink(play),
       del,
     ],
   });
@@ -162,6 +185,7 @@ export async function playScreen(root, id) {
   });
 
   const variants = Object.entries(play.variants ?? {});
+  const starter = Number.isInteger(play.startPlayer) ? play.results[/** @type {number} */ (play.startPlayer)]?.player : '';
   replace(root,
     topbar('/history', 'History', spec.name),
     h('dl', { class: 'play-meta panel', dataset: { testid: 'play-meta' } },
@@ -171,8 +195,90 @@ export async function playScreen(root, id) {
         const spec1 = spec.variants.find((x) => x.key === k);
         return `${spec1 ? spec1.label : labelOf([], k)}: ${v}`;
       }).join('; '))) : null,
-      play.tableCode ? h('div', {}, h('dt', {}, 'Table'), h('dd', {}, play.tableCode)) : null),
+      play.tableCode ? h('div', {}, h('dt', {}, 'Table'), h('dd', {}, play.tableCode)) : null,
+      play.location ? h('div', {}, h('dt', {}, 'Location'), h('dd', { dataset: { testid: 'meta-location' } }, play.location)) : null,
+      starter ? h('div', {}, h('dt', {}, 'First player'), h('dd', { dataset: { testid: 'meta-start' } }, starter)) : null),
+    notesPanel(group, play),
     body);
+}
+
+/**
+ * notesPanel shows a play's notes, and edits them with its location and
+ * first player: the play is sent again through the outbox (PUT), boards
+ * and times as recorded.
+ * @param {string} group
+ * @param {Play} play
+ */
+function notesPanel(group, play) {
+  const shown = h('p', { class: 'play-notes-text', dataset: { testid: 'meta-notes' } }, play.notes || 'No notes.');
+  if (!play.notes) shown.classList.add('muted');
+  const msg = h('p', { class: 'msg', role: 'status', hidden: true });
+  const state = notesOf(play);
+  /** @type {HTMLElement | null} */ let form = null;
+  const editBtn = /** @type {HTMLButtonElement} */ (h('button', {
+    type: 'button', class: 'btn', dataset: { testid: 'edit-notes' }, 'aria-expanded': 'false', on: { click: open },
+  }, 'Edit notes'));
+  const panel = h('section', { class: 'panel play-notes', 'aria-labelledby': 'play-notes-h' },
+    h('h2', { id: 'play-notes-h' }, 'Notes'), shown, editBtn, msg);
+  return panel;
+
+  function open() {
+    if (form) return;
+    const saveBtn = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'btn btn-primary', dataset: { testid: 'save-notes' }, on: { click: save } }, 'Save notes'));
+    const cancel = h('button', { type: 'button', class: 'btn btn-quiet', on: { click: close } }, 'Cancel');
+    form = h('div', { class: 'notes-form' },
+      notesFields(state, () => play.results.map((r) => r.player), () => {}),
+      h('div', { class: 'row-actions' }, saveBtn, cancel));
+    editBtn.hidden = true;
+    editBtn.setAttribute('aria-expanded', 'true');
+    shown.hidden = true;
+    panel.insertBefore(form, msg);
+    form.querySelector('input')?.focus();
+
+    async function save() {
+      if (!form) return;
+      clearProblems(form);
+      msg.hidden = true;
+      saveBtn.disabled = true;
+      /** @type {import('../sync/api.js').PlayRequest} */
+      const req = {
+        game: play.game, variants: { ...(play.variants ?? {}) }, finishedAt: play.finishedAt,
+        players: play.results.map((r) => ({ name: r.player, board: r.board })),
+        ...notesRequest(state, play.results.length),
+      };
+      if (play.startedAt) req.startedAt = play.startedAt;
+      const sent = editPlay(group, play.id, req);
+      try {
+        /** @type {any} */
+        const answer = await Promise.race([sent, new Promise((r) => { setTimeout(() => r(null), 2500); })]);
+        if (answer) {
+          // Redraw the play as the server has it now.
+          window.dispatchEvent(new Event('route'));
+          return;
+        }
+        sent.catch(() => { /* the outbox shows a refusal */ });
+        close();
+        msg.textContent = 'The notes are kept on this phone and will be saved once the server answers.';
+        msg.hidden = false;
+      } catch (err) {
+        saveBtn.disabled = false;
+        if (!(err instanceof ApiError) || !form) throw err;
+        const rest = markProblems(form, err.fields, 'error');
+        if (rest.length || !err.fields.length) {
+          msg.textContent = rest.map((e) => e.detail).join(' ') || err.detail || err.message;
+          msg.hidden = false;
+        }
+      }
+    }
+  }
+
+  function close() {
+    form?.remove();
+    form = null;
+    editBtn.hidden = false;
+    editBtn.setAttribute('aria-expanded', 'false');
+    shown.hidden = false;
+  }
 }
 
 /**

@@ -1444,17 +1444,21 @@ export function undoMove(code, token) {
 /** @typedef {{id: string, name: string, createdAt: string, inviteUrl: string}} Group */
 /** @typedef {{id: string, name: string}} PlayerRef */
 /** @typedef {{player: string, playerId: string, total: number, rank: number, winner: boolean}} PlayResult */
-/** @typedef {{id: string, game: string, finishedAt: string, results: PlayResult[]}} PlaySummary */
+/**
+ * @typedef {{notes: string, location: string, startPlayer: number | null, links: {bgStats: string}}} PlayNotes
+ * startPlayer is an index into results; links.bgStats hands the play to BG Stats.
+ */
+/** @typedef {{id: string, game: string, finishedAt: string, results: PlayResult[]} & PlayNotes} PlaySummary */
 /**
  * @typedef {PlayResult & {nameAsEntered: string, breakdown: {key: string, label: string, points: number}[], board: any}} PlayPlayer
  * @typedef {{
  *   id: string, game: string, finishedAt: string, startedAt: string | null, durationSeconds: number | null,
  *   variants: Object<string, number>, tableCode?: string, results: PlayPlayer[], standings: Result | null,
- * }} Play
+ * } & PlayNotes} Play
  */
 /**
  * @typedef {{game: string, variants?: Object<string, number>, startedAt?: string, finishedAt?: string,
- *   players: PlayerEntry[]}} PlayRequest
+ *   players: PlayerEntry[], notes?: string, location?: string, startPlayer?: number | null}} PlayRequest
  */
 /**
  * @typedef {{plays: number, wins: number, winRate: number, avgScore: number | null, bestScore: number | null,
@@ -1533,7 +1537,7 @@ export function importGroup(json) {
 /**
  * listPlays reads a page of a group's plays, newest first.
  * @param {string} group
- * @param {{game?: string, player?: string, limit?: number, cursor?: string}} [filter]
+ * @param {{game?: string, player?: string, location?: string, limit?: number, cursor?: string}} [filter]
  * @param {AbortSignal} [signal]
  * @returns {Promise<{plays: PlaySummary[], next: string | null}>}
  */

@@ -1,0 +1,116 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"insectscore/scoring"
+)
+
+// BG Stats takes a play as one url-encoded JSON object on its createPlay
+// link ("Push plays to BG Stats from other apps or websites", in BG Stats'
+// support pages): opened on a phone with BG Stats installed, the app shows
+// its import dialog, matches the game and players (by sourceGameId and
+// sourcePlayerId, remembered after the first time) and saves the play.
+// Nothing leaves the server: the link is all there is.
+const bgStatsURL = "https://app.bgstatsapp.com/createPlay.html"
+
+// bgStatsSource is the sourceName BG Stats shows the play as coming from.
+const bgStatsSource = "insectscore"
+
+// bgStatsDate is the layout of playDate: "2020-10-23 19:16:58", in UTC.
+const bgStatsDate = "2006-01-02 15:04:05"
+
+// bgStatsPlay is the createPlay JSON, its fields in the documented order.
+// Optional fields are left out when the play does not know them.
+type bgStatsPlay struct {
+	SourceName   string          `json:"sourceName"`
+	SourcePlayID string          `json:"sourcePlayId"`
+	PlayDate     string          `json:"playDate"`
+	DurationMin  *int64          `json:"durationMin,omitempty"`
+	Location     string          `json:"location,omitempty"`
+	Comments     string          `json:"comments,omitempty"`
+	Game         bgStatsGame     `json:"game"`
+	Players      []bgStatsPlayer `json:"players"`
+}
+
+type bgStatsGame struct {
+	Name         string `json:"name"`
+	SourceGameID string `json:"sourceGameId"`
+	HighestWins  bool   `json:"highestWins"`
+	NoPoints     bool   `json:"noPoints"`
+}
+
+// bgStatsPlayer is one player. Score is left out for a game without
+// points (Insektenhotel: the first full hotel wins; guests are no score).
+type bgStatsPlayer struct {
+	Name           string `json:"name"`
+	SourcePlayerID string `json:"sourcePlayerId"`
+	Score          *int   `json:"score,omitempty"`
+	Rank           int    `json:"rank"`
+	Winner         bool   `json:"winner"`
+	StartPlayer    bool   `json:"startPlayer"`
+}
+
+// noPoints are the games won without points.
+var noPoints = map[string]bool{"insektenhotel": true}
+
+// gameNames is each game's name as printed on its box, by id.
+var gameNames = sync.OnceValue(func() map[string]string {
+	names := map[string]string{}
+	for _, g := range scoring.GameList() {
+		names[g.ID] = g.Name
+	}
+	return names
+})
+
+// playLinks are the links a play's JSON carries.
+type playLinks struct {
+	// BGStats hands the play to the BG Stats app.
+	BGStats string `json:"bgStats"`
+}
+
+// bgStatsPlayFor is the createPlay JSON of a play. started is the zero
+// time when the play's start is unknown; startSeat nil when who started
+// is.
+func bgStatsPlayFor(id, game string, started, finished time.Time, location, notes string, startSeat *int, results []playResult) bgStatsPlay {
+	// A play in BG Stats is dated when it began, and lasts durationMin.
+	at := finished
+	out := bgStatsPlay{SourceName: bgStatsSource, SourcePlayID: id, Location: location, Comments: notes,
+		Game:    bgStatsGame{Name: gameNames()[game], SourceGameID: game, HighestWins: true, NoPoints: noPoints[game]},
+		Players: make([]bgStatsPlayer, len(results))}
+	if !started.IsZero() && finished.After(started) {
+		at = started
+		mins := int64(finished.Sub(started).Round(time.Minute) / time.Minute)
+		out.DurationMin = &mins
+	}
+	out.PlayDate = at.UTC().Format(bgStatsDate)
+	for i, r := range results {
+		p := bgStatsPlayer{Name: r.Player, SourcePlayerID: r.PlayerID, Rank: r.Rank, Winner: r.Winner,
+			StartPlayer: startSeat != nil && *startSeat == i}
+		if !out.Game.NoPoints {
+			total := r.Total
+			p.Score = &total
+		}
+		out.Players[i] = p
+	}
+	return out
+}
+
+// bgStatsLink is the createPlay link of a play: its JSON, url-encoded as
+// the data parameter. Spaces are %20, not "+", which a page reading the
+// parameter with decodeURIComponent would keep as a plus.
+func bgStatsLink(p bgStatsPlay) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(p); err != nil {
+		return "" // strings, numbers and booleans only: cannot happen
+	}
+	data := strings.TrimSuffix(buf.String(), "\n")
+	return bgStatsURL + "?data=" + strings.ReplaceAll(url.QueryEscape(data), "+", "%20")
+}
