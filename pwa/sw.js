@@ -19,6 +19,7 @@ const SHELL = [
   '/assets/router.js',
   '/assets/engine/engine.js',
   '/assets/games/boardset.js',
+  '/assets/games/card.js',
   '/assets/games/forms.js',
   '/assets/games/insecta.js',
   '/assets/games/insectarium.js',

@@ -149,6 +149,7 @@ export async function playScreen(root, id) {
       rematchButton(root, spec, play.results.map((r) => r.player), play.variants ?? {}),
       del,
     ],
+    share: { when: play.finishedAt },
   });
   // Each name leads to the player's page.
   body.querySelectorAll('.standing').forEach((li) => {
