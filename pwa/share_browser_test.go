@@ -271,16 +271,18 @@ func TestBrowserShareQuickScore(t *testing.T) {
 	b.checkConsole()
 }
 
-// TestBrowserShareTable finishes a live table and presses Share on its
+// TestBrowserShareTable finishes a live table of four (one with a long
+// name, which the card shortens) and presses Share on its
 // results in a browser that can share files: the card goes to
 // navigator.share as one PNG file, with the standings in its text.
 func TestBrowserShareTable(t *testing.T) {
 	base := startApp(t)
 	var table struct{ Code, HostToken string }
-	apiJSON(t, http.MethodPost, base+"/api/v1/tables", `{"game":"insectarium","players":["Ana","Ben","Cleo"]}`, nil, http.StatusCreated, &table)
+	apiJSON(t, http.MethodPost, base+"/api/v1/tables", `{"game":"insectarium","players":["Ana","Ben","Cleo","Maximiliana von Käferberg-Schmetterling"]}`, nil, http.StatusCreated, &table)
 	putBoard(t, base, table.Code, 0, table.HostToken, displayBoard(4))
 	putBoard(t, base, table.Code, 1, table.HostToken, fullDisplay("yellow"))
 	putBoard(t, base, table.Code, 2, table.HostToken, displayBoard(0))
+	putBoard(t, base, table.Code, 3, table.HostToken, displayBoard(2))
 	apiJSON(t, http.MethodPost, base+"/api/v1/tables/"+table.Code+"/finish", "", map[string]string{"Authorization": "Bearer " + table.HostToken}, http.StatusOK, nil)
 
 	b := newBrowser(t, base)
@@ -305,7 +307,7 @@ func TestBrowserShareTable(t *testing.T) {
 	if !strings.Contains(got.Title, "Insectarium") {
 		t.Errorf("the share's title is %q, want the game's name", got.Title)
 	}
-	for _, s := range []string{"Insectarium", "1st Ana", "Ben", "Cleo", "Ana wins."} {
+	for _, s := range []string{"Insectarium", "1st Ana", "Ben", "Cleo", "Maximiliana von Käferberg-Schmetterling", "Ana wins."} {
 		if !strings.Contains(got.Text, s) {
 			t.Errorf("the share's text %q lacks %q", got.Text, s)
 		}
@@ -369,5 +371,30 @@ func TestBrowserSharePlay(t *testing.T) {
 	if !strings.Contains(got.Text, "Ana and Ben share the win.") {
 		t.Errorf("the share's text is %q, want the shared win named", got.Text)
 	}
+	b.checkConsole()
+}
+
+// TestBrowserShareOffline scores a solo Insectarium game with no network
+// at all, once the app has been opened: the card's module comes from the
+// service worker's cache and the card downloads, with the solo rating.
+func TestBrowserShareOffline(t *testing.T) {
+	base := startApp(t)
+	b := newBrowser(t, base)
+	b.do(chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS(`a.game-btn`)))
+	b.waitOfflineReady()
+	b.setOffline(true)
+	b.do(chromedp.Evaluate[chromedp.Void](`localStorage.setItem('insectscore:score:insectarium', ` + js(quickEntry(t, seedPlayer{"Ana", displayBoard(4)})) + `)`))
+	b.do(chromedp.Navigate(base+"/score/insectarium/results"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=solo-rating]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=share]`)))
+	b.withoutWebShare()
+	saved := b.catchDownloads()
+	b.do(chromedp.Click(chromedp.CSS(`[data-testid=share]`)))
+	name, data := saved.next()
+	if want := "insectscore-insectarium-" + localDay(time.Now()) + ".png"; name != want {
+		t.Errorf("offline, the card downloads as %q, want %q", name, want)
+	}
+	checkCard(t, "solo, offline", data, 1080, false)
+	saveCard("share-card-solo", data)
+	b.noVagueErrors()
 	b.checkConsole()
 }
