@@ -20,6 +20,7 @@ const SHELL = [
   '/assets/engine/engine.js',
   '/assets/engine/worker.js',
   '/assets/games/boardset.js',
+  '/assets/games/card.js',
   '/assets/games/forms.js',
   '/assets/games/insecta.js',
   '/assets/games/insectarium.js',

@@ -20,11 +20,13 @@ import { ordinal } from '../history/historyui.js';
  * @param {Spec} spec
  * @param {Result} res
  * @param {{players: any[]}} entry who played (an Entry, or a live table's seats)
- * @param {{actions?: HTMLElement[]}} [opts] actions: the links under the
- *   results, instead of the quick-score ones (edit the boards, another game)
+ * @param {{actions?: HTMLElement[], share?: {when: Date | string}}} [opts]
+ *   actions: the links under the results, instead of the quick-score ones
+ *   (edit the boards, another game); share: offer the result card, dated when
  * @returns {HTMLElement}
  */
 export function renderResults(spec, res, entry, opts = {}) {
+  const share = opts.share ? shareControl(spec, res, opts.share.when) : null;
   const order = res.results.map((r, i) => ({ r, i })).sort((a, b) => a.r.rank - b.r.rank || a.i - b.i);
   const tie = res.tiebreak || tieSentence(spec, res);
   const warnings = res.results.flatMap((r) => r.warnings.map((w) => ({ who: r.name, detail: w.detail })));
@@ -47,9 +49,51 @@ export function renderResults(spec, res, entry, opts = {}) {
     warnings.length ? h('section', { class: 'panel warnings' },
       h('h2', {}, 'Worth a check'),
       h('ul', {}, warnings.map((w) => h('li', {}, res.results.length > 1 ? h('strong', {}, `${w.who}: `) : null, w.detail)))) : null,
-    h('div', { class: 'results-actions' }, opts.actions ?? [
+    h('div', { class: 'results-actions' }, share?.button, opts.actions ?? [
       h('a', { class: 'btn', href: `/score/${spec.id}` }, 'Edit the boards'),
-      h('a', { class: 'btn btn-quiet', href: '/' }, 'Another game')]));
+      h('a', { class: 'btn btn-quiet', href: '/' }, 'Another game')]),
+    share?.status);
+}
+
+/**
+ * shareControl is the Share button of finished results, and the line that
+ * says what became of the card. The card's module loads once the results
+ * are on screen (never with the home screen), and draws the card only
+ * when the button is pressed.
+ * @param {Spec} spec
+ * @param {Result} res
+ * @param {Date | string} when
+ */
+function shareControl(spec, res, when) {
+  const status = h('p', { class: 'share-status', role: 'status', dataset: { testid: 'share-status' } });
+  let busy = false;
+  const button = h('button', {
+    type: 'button', class: 'btn', dataset: { testid: 'share' },
+    on: {
+      click: async () => {
+        if (busy) return;
+        busy = true;
+        button.setAttribute('aria-busy', 'true');
+        status.textContent = '';
+        try {
+          const card = await loadCard();
+          status.textContent = await card.shareCard(spec, res, when);
+        } catch (err) {
+          status.textContent = `The card could not be made: ${/** @type {Error} */ (err).message}`;
+        } finally {
+          busy = false;
+          button.removeAttribute('aria-busy');
+        }
+      },
+    },
+  }, 'Share');
+  loadCard().catch(() => { /* tried again when Share is pressed */ });
+  return { button, status };
+}
+
+/** loadCard loads the result card's module (card.js). */
+function loadCard() {
+  return import('./card.js');
 }
 
 /**
@@ -65,6 +109,52 @@ function soloPanel(spec, rating) {
 }
 
 /**
+ * @typedef {{kind: 'points' | 'total' | 'tiebreak', label: string,
+ *   cells: {text: string, line?: {key: string, label: string, points?: number, value?: number, sources?: Source[]}}[]}} BreakdownRow
+ * a row of the breakdown: its label, and a cell per player (with the
+ * engine's line or tiebreak it shows, when there is one)
+ */
+
+/**
+ * breakdownRows are the rows of the breakdown: each category's points per
+ * player, the total, then the tiebreak values (none in a solo game: nobody
+ * to tie with). The results screen and the result card show these same
+ * rows; there are none when a game has a single category and no tiebreak.
+ * @param {Spec} spec
+ * @param {Result} res
+ * @returns {BreakdownRow[]}
+ */
+export function breakdownRows(spec, res) {
+  /** @type {{key: string, label: string}[]} */
+  const cats = spec.breakdown.map((b) => ({ key: b.id, label: b.label }));
+  for (const r of res.results) for (const l of r.breakdown) if (!cats.some((c) => c.key === l.key)) cats.push(l);
+  /** @type {{key: string, label: string}[]} */
+  const tbs = spec.tiebreaks.map((b) => ({ key: b.id, label: b.label }));
+  for (const r of res.results) for (const t of r.tiebreaks) if (!tbs.some((c) => c.key === t.key)) tbs.push(t);
+  if (res.results.length < 2) tbs.length = 0;
+  if (cats.length <= 1 && tbs.length === 0) return [];
+  return [
+    ...cats.map((c) => ({
+      kind: /** @type {const} */ ('points'),
+      label: c.label,
+      cells: res.results.map((r) => {
+        const line = r.breakdown.find((l) => l.key === c.key);
+        return { text: String(line?.points ?? 0), line };
+      }),
+    })),
+    { kind: /** @type {const} */ ('total'), label: 'Total', cells: res.results.map((r) => ({ text: String(r.total) })) },
+    ...tbs.map((t) => ({
+      kind: /** @type {const} */ ('tiebreak'),
+      label: capitalize(t.label),
+      cells: res.results.map((r) => {
+        const line = r.tiebreaks.find((x) => x.key === t.key);
+        return { text: String(line?.value ?? '–'), line };
+      }),
+    })),
+  ];
+}
+
+/**
  * breakdownTable lists each category's points per player, then the
  * tiebreak values.
  * @param {Spec} spec
@@ -72,18 +162,8 @@ function soloPanel(spec, rating) {
  * @param {{players: any[]}} entry who played, with their boards
  */
 function breakdownTable(spec, res, entry) {
-  /** @type {{key: string, label: string}[]} */
-  const cats = spec.breakdown.map((b) => ({ key: b.id, label: b.label }));
-  for (const r of res.results) for (const l of r.breakdown) if (!cats.some((c) => c.key === l.key)) cats.push(l);
-  /** @type {{key: string, label: string}[]} */
-  const tbs = spec.tiebreaks.map((b) => ({ key: b.id, label: b.label }));
-  for (const r of res.results) for (const t of r.tiebreaks) if (!tbs.some((c) => c.key === t.key)) tbs.push(t);
-  if (res.results.length < 2) tbs.length = 0; // nobody to tie with
-  if (cats.length <= 1 && tbs.length === 0) return null;
-  /** @param {string} key @param {number} i */
-  const line = (key, i) => res.results[i].breakdown.find((l) => l.key === key);
-  /** @param {string} key @param {number} i */
-  const tb = (key, i) => res.results[i].tiebreaks.find((t) => t.key === key);
+  const rows = breakdownRows(spec, res);
+  if (rows.length === 0) return null;
   /**
    * cell is a number of the table; with its sources and the player's
    * board at hand, a button that explains it.
@@ -106,13 +186,15 @@ function breakdownTable(spec, res, entry) {
       h('table', {},
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'Category')),
           res.results.map((r) => h('th', { scope: 'col', class: r.winner ? 'winner' : '' }, r.name)))),
-        h('tbody', {},
-          cats.map((c) => h('tr', {}, h('th', { scope: 'row' }, c.label),
-            res.results.map((_, i) => cell(i, line(c.key, i), String(line(c.key, i)?.points ?? 0))))),
-          h('tr', { class: 'total-row' }, h('th', { scope: 'row' }, 'Total'),
-            res.results.map((r) => h('td', { class: r.winner ? 'winner' : '' }, String(r.total)))),
-          tbs.map((t) => h('tr', { class: 'tb-row' }, h('th', { scope: 'row' }, h('span', { class: 'tb-note' }, 'Tiebreak'), ' ', capitalize(t.label)),
-            res.results.map((_, i) => cell(i, tb(t.key, i), String(tb(t.key, i)?.value ?? '–')))))))),
+        h('tbody', {}, rows.map((row) => {
+          if (row.kind === 'total') {
+            return h('tr', { class: 'total-row' }, h('th', { scope: 'row' }, row.label),
+              row.cells.map((c, i) => h('td', { class: res.results[i].winner ? 'winner' : '' }, c.text)));
+          }
+          const head = row.kind === 'tiebreak' ? [h('span', { class: 'tb-note' }, 'Tiebreak'), ' ', row.label] : row.label;
+          return h('tr', { class: row.kind === 'tiebreak' ? 'tb-row' : null }, h('th', { scope: 'row' }, head),
+            row.cells.map((c, i) => cell(i, c.line, c.text)));
+        })))),
     res.results.some((r) => r.breakdown.some((l) => Array.isArray(/** @type {any} */ (l).sources)))
       ? h('p', { class: 'hint' }, 'Tap a number to see what made it.') : null);
 }

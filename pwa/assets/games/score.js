@@ -160,6 +160,7 @@ async function resultsView(root, spec, form, entry) {
         entry.kept ? keptButton(entry) : keepInHistory(spec, entry),
         rematchButton(root, spec, entry.players.map((p) => p.name), entry.variants),
         h('a', { class: 'btn btn-quiet', href: '/' }, 'Another game')],
+      share: { when: new Date() },
     } : {}));
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;

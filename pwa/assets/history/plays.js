@@ -172,6 +172,7 @@ export async function playScreen(root, id) {
       bgStatsLink(play),
       del,
     ],
+    share: { when: play.finishedAt },
   });
   // Each name leads to the player's page.
   body.querySelectorAll('.standing').forEach((li) => {

@@ -378,6 +378,7 @@ function finishedView({ root, spec, code, table, auth }) {
           rematchButton(root, spec, table.seats.map((s) => s.name), table.variants ?? {}),
           h('a', { class: 'btn', href: '/tables/new' }, 'Start another table'),
           h('a', { class: 'btn btn-quiet', href: '/' }, 'Home')],
+        share: { when: new Date() },
       })
       : h('p', { class: 'panel' }, 'This table was finished without standings.'),
     hotel ? h('div', { class: 'finished-hotels' }, hotel.el) : null);
