@@ -45,12 +45,13 @@ type bgStatsGame struct {
 	NoPoints     bool   `json:"noPoints"`
 }
 
-// bgStatsPlayer is one player. Score is left out for a game without
-// points (Insektenhotel: the first full hotel wins; guests are no score).
+// bgStatsPlayer is one player. In a game without points (Insektenhotel:
+// the first full hotel wins) the score is the player's guests, which BG
+// Stats keeps but does not rank by.
 type bgStatsPlayer struct {
 	Name           string `json:"name"`
 	SourcePlayerID string `json:"sourcePlayerId"`
-	Score          *int   `json:"score,omitempty"`
+	Score          int    `json:"score"`
 	Rank           int    `json:"rank"`
 	Winner         bool   `json:"winner"`
 	StartPlayer    bool   `json:"startPlayer"`
@@ -90,13 +91,8 @@ func bgStatsPlayFor(id, game string, started, finished time.Time, location, note
 	}
 	out.PlayDate = at.UTC().Format(bgStatsDate)
 	for i, r := range results {
-		p := bgStatsPlayer{Name: r.Player, SourcePlayerID: r.PlayerID, Rank: r.Rank, Winner: r.Winner,
-			StartPlayer: startSeat != nil && *startSeat == i}
-		if !out.Game.NoPoints {
-			total := r.Total
-			p.Score = &total
-		}
-		out.Players[i] = p
+		out.Players[i] = bgStatsPlayer{Name: r.Player, SourcePlayerID: r.PlayerID, Score: r.Total, Rank: r.Rank,
+			Winner: r.Winner, StartPlayer: startSeat != nil && *startSeat == i}
 	}
 	return out
 }

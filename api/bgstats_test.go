@@ -113,8 +113,8 @@ func TestBGStatsLink(t *testing.T) {
 				"name": "Insektenhotel", "sourceGameId": "insektenhotel", "highestWins": true, "noPoints": true,
 			},
 			"players": []any{
-				map[string]any{"name": "Ana & Bo", "sourcePlayerId": ana, "rank": 1.0, "winner": true, "startPlayer": true},
-				map[string]any{"name": "Cy", "sourcePlayerId": cy, "rank": 2.0, "winner": false, "startPlayer": false},
+				map[string]any{"name": "Ana & Bo", "sourcePlayerId": ana, "score": 6.0, "rank": 1.0, "winner": true, "startPlayer": true},
+				map[string]any{"name": "Cy", "sourcePlayerId": cy, "score": 3.0, "rank": 2.0, "winner": false, "startPlayer": false},
 			},
 		}
 		compareBGStats(t, "the edited play", decodeBGStats(t, edited.Links.BGStats), want)
