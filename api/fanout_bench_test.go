@@ -51,11 +51,14 @@ type arrival struct {
 // 50) on one four-player Insecta table over 127.0.0.1 and saves a board
 // b.N times. Each change's delivery latency, from the broker's Publish to
 // a stream having read the whole frame, is taken on every stream; p50 and
-// p99 over all deliveries are reported, the CPU time of server and
-// clients together per delivery, and the bytes of an event as delivered.
-// "table" streams get every change as the whole table, "delta" streams
-// (?deltas=1, as the app opens them) get what changed. For the README
-// figures:
+// p99 over all deliveries are reported, the CPU time of the whole process
+// (server, clients and the PUTs) per delivery, the clients' own share of
+// it (their reading threads' time), and the bytes of an event as
+// delivered. The clients are INSECTSCORE_FANOUT_READERS threads (default
+// 2) reading every socket with epoll (fanclient_linux_test.go); each frame
+// is read whole and checked. "table" streams get every change as the
+// whole table, "delta" streams (?deltas=1, as the app opens them) get
+// what changed. For the README figures:
 //
 //	INSECTSCORE_STREAMS=1000 go test ./api -run '^$' -bench EventFanout -benchtime 30x
 func BenchmarkEventFanout(b *testing.B) {
