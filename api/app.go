@@ -55,6 +55,9 @@ type Config struct {
 	// IdempotencyTTL is how long an Idempotency-Key and its answer are
 	// kept; zero means 24 hours.
 	IdempotencyTTL time.Duration
+	// StreamWriteWait is how long an event stream waits for a client
+	// that reads nothing before closing it; zero means 30 seconds.
+	StreamWriteWait time.Duration
 	// MaxStreamsPerClient caps the event streams one client address may
 	// hold open; zero means 64.
 	MaxStreamsPerClient int
@@ -82,7 +85,9 @@ type server struct {
 	streams *streamCaps
 	// recent holds each table's last live event, to send the next change
 	// as a delta.
-	recent  *recentTables
+	recent *recentTables
+	// hubs fan each table's changes out to its event streams.
+	hubs    *hubs
 	metrics *Metrics
 	// routeOf names the route of a request for the log and the metrics.
 	routeOf *routeTable
@@ -123,7 +128,8 @@ func New(cfg Config) (*fiber.App, error) {
 	}
 	s := &server{cfg: cfg, log: cfg.Logger, assets: a, store: cfg.Store, broker: cfg.Broker, proxies: proxies, metrics: cfg.Metrics,
 		guesses: newMissLimit(guessesPerMinute, guessWindow, cfg.Now), recent: newRecentTables(),
-		streams: newStreamCaps(cfg.MaxStreamsPerClient, cfg.MaxStreams, func(d int) { cfg.Metrics.streams.Add(float64(d)) })}
+		hubs:    newHubs(cfg.Broker),
+		streams: newStreamCaps(cfg.MaxStreamsPerClient, cfg.MaxStreams, cfg.Metrics.streamsChanged)}
 	if cfg.BaseURL != "" {
 		if s.baseOrigin, _ = normalOrigin(cfg.BaseURL); s.baseOrigin == "" {
 			return nil, errors.New("api: Config.BaseURL must be an http or https URL")

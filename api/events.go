@@ -7,6 +7,8 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -46,6 +48,13 @@ const heartbeat = 15 * time.Second
 // it reads again, reconnects with Last-Event-ID and gets the table whole.
 const streamWriteWait = 30 * time.Second
 
+// streamSendBuffer is the socket send buffer of a stream (the kernel
+// doubles it): room for a dozen whole tables. A stream needs only the
+// newest table, so more would only hold memory for a client that is not
+// reading (Linux grows a socket's buffer to megabytes by itself), and
+// make it take longer to notice.
+const streamSendBuffer = 64 << 10
+
 // tableEvents answers GET /api/v1/tables/{code}/events: a Server-Sent Events
 // stream with an event "table" carrying the table JSON on every change. The
 // event id is the table version; a client that resumes with Last-Event-ID
@@ -56,28 +65,39 @@ const streamWriteWait = 30 * time.Second
 // per client address and in total (Config.MaxStreamsPerClient,
 // MaxStreams): beyond, 429.
 //
-// The stream takes the connection over once the handler returns: the
-// response head and then each frame go to the socket in one write each,
-// from the stream's own goroutine, so a client that reads slowly holds up
-// only its own stream.
+// The stream takes the connection over once the handler returns. The
+// table's hub writes each change's frame to the socket in one write
+// (fanout.go); the stream's own goroutine writes the response head, the
+// heartbeats, and what a full socket did not take, so a client that reads
+// slowly holds up only its own stream.
 func (s *server) tableEvents(c *fiber.Ctx) error {
 	release, err := s.streams.acquire(c, s.clientIP(c))
 	if err != nil {
 		return err
 	}
+	deltas, _ := strconv.ParseBool(c.Query("deltas"))
+	st := &stream{release: release, every: s.cfg.Heartbeat, wait: s.cfg.StreamWriteWait, deltas: deltas,
+		// Until run starts, changes wait for the stream's goroutine.
+		busy: true, wake: make(chan struct{}, 1), last: -1}
+	if st.every <= 0 {
+		st.every = heartbeat
+	}
+	if st.wait <= 0 {
+		st.wait = streamWriteWait
+	}
 	// Subscribe before reading the table, so a change saved in between is
 	// not lost; an event the stream has already covered is skipped below.
 	code := strings.ToUpper(c.Params("code"))
-	sub := s.broker.Subscribe(code)
+	s.hubs.join(code, st)
 	t, v, err := s.loadView(c.UserContext(), code)
 	if err != nil {
-		sub.Close()
+		s.hubs.leave(st)
 		release()
 		return err
 	}
 	first, err := json.Marshal(v)
 	if err != nil {
-		sub.Close()
+		s.hubs.leave(st)
 		release()
 		return err
 	}
@@ -85,20 +105,17 @@ func (s *server) tableEvents(c *fiber.Ctx) error {
 	if err != nil {
 		last = -1
 	}
-	deltas, _ := strconv.ParseBool(c.Query("deltas"))
-	st := &stream{sub: sub, release: release, every: s.cfg.Heartbeat, deltas: deltas,
-		// The client has the table as read: skip up to it.
-		last: t.Version, sent: first}
-	if st.every <= 0 {
-		st.every = heartbeat
-	}
+	st.mu.Lock()
+	// The client has the table as read: skip up to it.
+	st.last, st.sent = t.Version, first
+	st.mu.Unlock()
 	if t.Version > last {
 		st.first = models.Event{Version: t.Version, Data: first}.Frame()
 	}
 	c.Set(fiber.HeaderContentType, "text/event-stream")
 	c.Set("X-Accel-Buffering", "no")
 	if c.Method() == fiber.MethodHead {
-		sub.Close()
+		s.hubs.leave(st)
 		release()
 		return nil
 	}
@@ -108,6 +125,7 @@ func (s *server) tableEvents(c *fiber.Ctx) error {
 	ctx.HijackSetNoResponse(true)
 	ctx.Hijack(func(conn net.Conn) {
 		// The request's context lives until this returns.
+		defer s.hubs.leave(st)
 		st.run(conn, ctx.Response.Header.Header())
 	})
 	return nil
@@ -115,52 +133,224 @@ func (s *server) tableEvents(c *fiber.Ctx) error {
 
 // stream is one open event stream.
 type stream struct {
-	sub     *models.Subscription
 	release func()
 	every   time.Duration
+	// wait bounds a write to a client that reads nothing.
+	wait time.Duration
 	// deltas says the client applies "delta" events.
 	deltas bool
 	// first is the frame of the table as read at the start, if the
 	// client does not have it yet.
 	first []byte
-	// last is the version the client has, and sent its table JSON: a
-	// change at the same version (a phone's sync state) differs from it.
+	hub   *hub
+	// wake tells the stream's goroutine there is work for it.
+	wake chan struct{}
+
+	mu sync.Mutex
+	// conn is the connection once the stream runs; raw writes to it
+	// without waiting, unless it is no socket.
+	conn net.Conn
+	raw  syscall.RawConn
+	// busy says the stream's goroutine has the connection: the hub
+	// leaves the change in pending for it.
+	busy    bool
+	pending *models.Event
+	// rest is what the socket did not take of the hub's last write.
+	rest []byte
+	// gone says the stream is over: the client left or the server stops.
+	gone bool
+	// last is the version the client has (once rest is written), and
+	// sent its table JSON: a change at the same version (a phone's sync
+	// state) differs from it.
 	last int
 	sent []byte
+	// wbuf, wn and werr are the hub's write in progress (rawWrite).
+	wbuf    []byte
+	wn      int
+	werr    error
+	writeFn func(fd uintptr) bool
 }
 
 // run writes the response head and the stream's events to conn until the
 // client goes or the broker closes.
 func (st *stream) run(conn net.Conn, head []byte) {
 	defer st.release()
-	defer st.sub.Close()
 	const retry = "retry: 2000\n\n"
 	out := make([]byte, 0, len(head)+len(retry)+len(st.first))
 	out = append(append(append(out, head...), retry...), st.first...)
-	if !write(conn, out) {
+	st.first = nil
+	st.attach(conn)
+	if !st.write(conn, out) {
+		st.end()
 		return
 	}
-	st.first = nil
 	tick := time.NewTicker(st.every)
 	defer tick.Stop()
+	beat := false
 	for {
-		select {
-		case _, open := <-st.sub.C:
-			if !open {
-				return // shutting down
-			}
-			if ev, ok := st.sub.Latest(); ok && (ev.Version > st.last || ev.Version == st.last && !bytes.Equal(ev.Data, st.sent)) {
-				if !write(conn, st.frame(ev)) {
-					return // the client is gone
-				}
+		st.mu.Lock()
+		if st.gone {
+			st.mu.Unlock()
+			return
+		}
+		out := st.rest
+		st.rest = nil
+		if out == nil && st.pending != nil {
+			ev := *st.pending
+			st.pending = nil
+			if st.newer(ev) {
+				out = st.frame(ev)
 				st.last, st.sent = ev.Version, ev.Data
 			}
-		case <-tick.C:
-			if !write(conn, heartbeatFrame) {
+		}
+		if out == nil && beat {
+			out, beat = heartbeatFrame, false
+		}
+		// With nothing to write, the hub writes the next change itself.
+		st.busy = out != nil || st.raw == nil
+		st.mu.Unlock()
+		if out != nil {
+			if !st.write(conn, out) {
+				st.end() // the client is gone, or read nothing for st.wait
 				return
 			}
+			continue
+		}
+		select {
+		case <-st.wake:
+		case <-tick.C:
+			beat = true
 		}
 	}
+}
+
+// attach lets the hub write to the stream's socket directly, when it is
+// one.
+func (st *stream) attach(conn net.Conn) {
+	st.mu.Lock()
+	st.conn = conn
+	st.mu.Unlock()
+	if u, ok := conn.(interface{ UnsafeConn() net.Conn }); ok {
+		conn = u.UnsafeConn()
+	}
+	if tc, ok := conn.(*net.TCPConn); ok {
+		_ = tc.SetWriteBuffer(streamSendBuffer)
+	}
+	sc, ok := conn.(syscall.Conn)
+	if !ok {
+		return
+	}
+	raw, err := sc.SyscallConn()
+	if err != nil {
+		return
+	}
+	st.mu.Lock()
+	st.raw, st.writeFn = raw, st.rawWrite
+	st.mu.Unlock()
+}
+
+// write writes b to conn from the stream's goroutine, waiting at most
+// st.wait.
+func (st *stream) write(conn net.Conn, b []byte) bool {
+	if conn.SetWriteDeadline(time.Now().Add(st.wait)) != nil {
+		return false
+	}
+	if _, err := conn.Write(b); err != nil {
+		return false
+	}
+	// No deadline for the hub's writes, which never wait.
+	return conn.SetWriteDeadline(time.Time{}) == nil
+}
+
+// deliver is the hub handing a change to the stream: written at once if
+// the socket takes it, else left to the stream's goroutine.
+func (st *stream) deliver(ev *models.Event) {
+	st.mu.Lock()
+	switch {
+	case st.gone:
+	case st.busy:
+		if st.pending == nil || ev.Version >= st.pending.Version {
+			st.pending = ev
+		}
+		st.mu.Unlock()
+		st.signal()
+		return
+	case st.newer(*ev):
+		frame := st.frame(*ev)
+		n, err := st.tryWrite(frame)
+		st.last, st.sent = ev.Version, ev.Data
+		switch {
+		case err != nil:
+			st.gone = true
+		case n < len(frame):
+			st.busy, st.rest = true, frame[n:]
+		default:
+			st.mu.Unlock()
+			return
+		}
+		st.mu.Unlock()
+		st.signal()
+		return
+	}
+	st.mu.Unlock()
+}
+
+// end stops the stream: its goroutine returns, and a write it is blocked
+// in gives up.
+func (st *stream) end() {
+	st.mu.Lock()
+	st.gone = true
+	if st.conn != nil {
+		_ = st.conn.SetWriteDeadline(time.Now())
+	}
+	st.mu.Unlock()
+	st.signal()
+}
+
+func (st *stream) signal() {
+	select {
+	case st.wake <- struct{}{}:
+	default:
+	}
+}
+
+// newer says whether ev is news to the client.
+func (st *stream) newer(ev models.Event) bool {
+	return ev.Version > st.last || ev.Version == st.last && !bytes.Equal(ev.Data, st.sent)
+}
+
+// tryWrite writes b to the socket as far as it takes it without waiting.
+func (st *stream) tryWrite(b []byte) (int, error) {
+	st.wbuf, st.wn, st.werr = b, 0, nil
+	err := st.raw.Write(st.writeFn)
+	n, werr := st.wn, st.werr
+	st.wbuf, st.werr = nil, nil
+	if err == nil {
+		err = werr
+	}
+	return n, err
+}
+
+// rawWrite is tryWrite's one pass over the socket: done when it took
+// everything, was full (EAGAIN) or failed.
+func (st *stream) rawWrite(fd uintptr) bool {
+	for st.wn < len(st.wbuf) {
+		n, err := syscall.Write(int(fd), st.wbuf[st.wn:])
+		if n > 0 {
+			st.wn += n
+		}
+		switch {
+		case err == syscall.EINTR:
+		case err == syscall.EAGAIN:
+			return true
+		case err != nil:
+			st.werr = err
+			return true
+		case n <= 0:
+			return true
+		}
+	}
+	return true
 }
 
 // frame is what the stream sends of ev: its delta when the client asked
@@ -176,12 +366,3 @@ func (st *stream) frame(ev models.Event) []byte {
 }
 
 var heartbeatFrame = []byte(": heartbeat\n\n")
-
-// write writes b to conn in one write, waiting at most streamWriteWait.
-func write(conn net.Conn, b []byte) bool {
-	if conn.SetWriteDeadline(time.Now().Add(streamWriteWait)) != nil {
-		return false
-	}
-	_, err := conn.Write(b)
-	return err == nil
-}

@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -23,8 +24,10 @@ type Metrics struct {
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
 	streams  prometheus.Gauge
-	boards   prometheus.Counter
-	plays    *prometheus.CounterVec
+	// open is the streams gauge's value, for the shutdown log.
+	open   atomic.Int64
+	boards prometheus.Counter
+	plays  *prometheus.CounterVec
 }
 
 // NewMetrics makes the metrics of one app; pass them in Config.Metrics.
@@ -62,6 +65,15 @@ func NewMetrics() *Metrics {
 	m.plays.WithLabelValues("table")
 	m.plays.WithLabelValues("logged")
 	return m
+}
+
+// OpenStreams is how many live-update event streams are open now.
+func (m *Metrics) OpenStreams() int { return int(m.open.Load()) }
+
+// streamsChanged counts a stream opened (+1) or closed (-1).
+func (m *Metrics) streamsChanged(d int) {
+	m.open.Add(int64(d))
+	m.streams.Add(float64(d))
 }
 
 // Handler serves the metrics in Prometheus' text format.

@@ -388,7 +388,7 @@ func serve(e env) error {
 		return err
 	case <-ctx.Done():
 	}
-	streams := broker.Subscribers()
+	streams := metrics.OpenStreams()
 	log.Info("shutting down", "streams", streams)
 	broker.Close() // ends open event streams, which would hold the drain
 	if err := app.ShutdownWithTimeout(drainTimeout); err != nil {
@@ -411,8 +411,6 @@ func serve(e env) error {
 // closingBroker is a live-update broker the server closes on shutdown.
 type closingBroker interface {
 	api.Broker
-	// Subscribers is how many event streams are open.
-	Subscribers() int
 	Close()
 }
 
