@@ -173,12 +173,14 @@ func (e *ValidationError) prefix(from int, ptr string) {
 	}
 }
 
-// Err returns e as an error if it holds any problem, and nil otherwise.
+// Err returns the problems of e as an error if it holds any, and nil
+// otherwise. The error is a ValidationError of its own, so that e can
+// stay a local variable of the caller instead of escaping to the heap.
 func (e *ValidationError) Err() error {
 	if len(e.Errors) == 0 {
 		return nil
 	}
-	return e
+	return &ValidationError{Errors: e.Errors}
 }
 
 // Scored is what a game computes for one player.
@@ -442,6 +444,16 @@ func plainName(name string) bool {
 	return true
 }
 
+// sameName says whether NameKey(a) == NameKey(b), given whether each
+// is a plainName, without building the keys of plain names: two plain
+// names are the same when they differ at most in case.
+func sameName(a string, aPlain bool, b string, bPlain bool) bool {
+	if aPlain && bPlain {
+		return strings.EqualFold(a, b)
+	}
+	return NameKey(a) == NameKey(b)
+}
+
 // better reports whether a beats b by total and then the tiebreak chain.
 func better(a, b Scored) int {
 	if a.Total != b.Total {
@@ -458,7 +470,7 @@ func better(a, b Scored) int {
 // rank assigns competition ranks ("1, 1, 3"): a player's rank is one more
 // than the number of players strictly ahead after total and tiebreaks.
 func rank(game string, players []PlayerInput, ev *Evaluation, complete bool) *Result {
-	res := &Result{Game: game, Complete: complete, Winners: []int{}, Results: make([]PlayerResult, len(players))}
+	res := &Result{Game: game, Complete: complete, Winners: make([]int, 0, len(players)), Results: make([]PlayerResult, len(players))}
 	for i, s := range ev.Players {
 		r := 1
 		for j, o := range ev.Players {
