@@ -74,6 +74,9 @@ type Spec struct {
 type PlayerInput struct {
 	Name  string          `json:"name"`
 	Board json.RawMessage `json:"board"`
+	// read is Board as the score request's reader decoded it in the
+	// same pass (fastjson.go), or nil: the game decodes Board.
+	read any
 }
 
 // Request is a set of boards to score together, as at one table. It is
@@ -406,7 +409,7 @@ func ScoreJSON(gameID string, body []byte) (*Result, error) {
 		return nil, err
 	}
 	var req Request
-	if err := decodeScoreRequest(body, &req); err != nil {
+	if err := decodeScoreRequest(body, &req, gameID); err != nil {
 		return nil, err
 	}
 	return Score(g, req)
