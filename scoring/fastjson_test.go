@@ -24,7 +24,7 @@ func TestFastReadersKnowTheirTypes(t *testing.T) {
 	}{
 		{"Request", reflect.TypeFor[Request](), func(raw []byte) (any, bool) {
 			var v Request
-			return &v, readRequest(raw, &v)
+			return &v, readRequest(raw, &v, "")
 		}},
 		{"insectaBoard", reflect.TypeFor[insectaBoard](), func(raw []byte) (any, bool) {
 			var v insectaBoard
@@ -76,6 +76,9 @@ func sampleJSON(t *testing.T, typ reflect.Type, n int) string {
 		var members []string
 		for i := range typ.NumField() {
 			f := typ.Field(i)
+			if f.Name == "read" && typ == reflect.TypeFor[PlayerInput]() {
+				continue // what the reader decoded, not JSON
+			}
 			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 			if !f.IsExported() || name == "-" || name == "" {
 				t.Fatalf("%s.%s: give it a json name or teach sampleJSON", typ, f.Name)
@@ -107,7 +110,7 @@ func TestFastReadersGiveUp(t *testing.T) {
 		`{"players":[null]}`, `{"players":[{"name":7}]}`, `{"players":[{"name":"An`, `{"players":[{"name":"AnÀ`, `{"players":[{"name":nul`, `{"players":[{"name":"Ana","board":` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}]}`,
 	} {
 		var req Request
-		if readRequest([]byte(body), &req) {
+		if readRequest([]byte(body), &req, "insecta") {
 			t.Errorf("readRequest(%q) reads it; want it left to JSON v2", body)
 		}
 	}
@@ -141,7 +144,7 @@ func TestFastReadersRead(t *testing.T) {
 			continue
 		}
 		var req Request
-		if !readRequest([]byte(c.Body), &req) {
+		if !readRequest([]byte(c.Body), &req, c.Game) {
 			t.Errorf("%s: readRequest leaves it to JSON v2", c.Name)
 			continue
 		}
@@ -191,7 +194,7 @@ func TestFastReadersRead(t *testing.T) {
 		`{"players":[{"name":"Ana","board":{"x":` + strings.Repeat(`{"a":`, maxDepth-1) + `1` + strings.Repeat("}", maxDepth-1) + `}}]}`,
 	} {
 		var got, want Request
-		if !readRequest([]byte(body), &got) {
+		if !readRequest([]byte(body), &got, "") {
 			t.Errorf("readRequest(%q) leaves it to JSON v2", body)
 			continue
 		}

@@ -74,6 +74,9 @@ type Spec struct {
 type PlayerInput struct {
 	Name  string          `json:"name"`
 	Board json.RawMessage `json:"board"`
+	// read is Board as the score request's reader decoded it in the
+	// same pass (fastjson.go), or nil: the game decodes Board.
+	read any
 }
 
 // Request is a set of boards to score together, as at one table. It is
@@ -173,12 +176,14 @@ func (e *ValidationError) prefix(from int, ptr string) {
 	}
 }
 
-// Err returns e as an error if it holds any problem, and nil otherwise.
+// Err returns the problems of e as an error if it holds any, and nil
+// otherwise. The error is a ValidationError of its own, so that e can
+// stay a local variable of the caller instead of escaping to the heap.
 func (e *ValidationError) Err() error {
 	if len(e.Errors) == 0 {
 		return nil
 	}
-	return e
+	return &ValidationError{Errors: e.Errors}
 }
 
 // Scored is what a game computes for one player.
@@ -404,7 +409,7 @@ func ScoreJSON(gameID string, body []byte) (*Result, error) {
 		return nil, err
 	}
 	var req Request
-	if err := decodeScoreRequest(body, &req); err != nil {
+	if err := decodeScoreRequest(body, &req, gameID); err != nil {
 		return nil, err
 	}
 	return Score(g, req)
@@ -442,6 +447,16 @@ func plainName(name string) bool {
 	return true
 }
 
+// sameName says whether NameKey(a) == NameKey(b), given whether each
+// is a plainName, without building the keys of plain names: two plain
+// names are the same when they differ at most in case.
+func sameName(a string, aPlain bool, b string, bPlain bool) bool {
+	if aPlain && bPlain {
+		return strings.EqualFold(a, b)
+	}
+	return NameKey(a) == NameKey(b)
+}
+
 // better reports whether a beats b by total and then the tiebreak chain.
 func better(a, b Scored) int {
 	if a.Total != b.Total {
@@ -458,7 +473,7 @@ func better(a, b Scored) int {
 // rank assigns competition ranks ("1, 1, 3"): a player's rank is one more
 // than the number of players strictly ahead after total and tiebreaks.
 func rank(game string, players []PlayerInput, ev *Evaluation, complete bool) *Result {
-	res := &Result{Game: game, Complete: complete, Winners: []int{}, Results: make([]PlayerResult, len(players))}
+	res := &Result{Game: game, Complete: complete, Winners: make([]int, 0, len(players)), Results: make([]PlayerResult, len(players))}
 	for i, s := range ev.Players {
 		r := 1
 		for j, o := range ev.Players {
