@@ -438,13 +438,15 @@ func NameKey(name string) string {
 // printable ASCII (so nothing invisible, and no white space but the
 // space), single spaces, and no space at either end. Most names are.
 func plainName(name string) bool {
+	prev := byte(' ') // as if a space came before: none may start the name
 	for i := 0; i < len(name); i++ {
 		c := name[i]
-		if c < ' ' || c > '~' || c == ' ' && (i == 0 || i == len(name)-1 || name[i-1] == ' ') {
+		if c < ' ' || c > '~' || c == ' ' && prev == ' ' {
 			return false
 		}
+		prev = c
 	}
-	return true
+	return name == "" || prev != ' ' // nor end it
 }
 
 // sameName says whether NameKey(a) == NameKey(b), given whether each
@@ -581,10 +583,8 @@ func namesOf(res *Result, idx []int) []string {
 	return out
 }
 
+// joinNames lists two or more names: "Ana, Bo and Cy".
 func joinNames(names []string) string {
-	if len(names) <= 1 {
-		return strings.Join(names, "")
-	}
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
