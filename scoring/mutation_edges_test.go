@@ -1,6 +1,7 @@
 package scoring
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -32,6 +33,34 @@ func TestPlainName(t *testing.T) {
 		}, tt.name)
 		if got, want := NameKey(tt.name), strings.ToLower(strings.Join(strings.Fields(folded), " ")); got != want {
 			t.Errorf("NameKey(%q) = %q, want %q", tt.name, got, want)
+		}
+	}
+}
+
+// TestTotalsIDs lists a sheet's ids as a message does, from one id to
+// several.
+func TestTotalsIDs(t *testing.T) {
+	fields := []TotalsField{{ID: "a"}, {ID: "b"}, {ID: "c"}, {ID: "d"}}
+	for n, want := range []string{"", "a", "a or b", "a, b or c", "a, b, c or d"} {
+		if got := totalsIDs(fields[:n]); got != want {
+			t.Errorf("totalsIDs(%d fields) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// TestPointersPastTheirTables wants the pointers built once and those
+// built for an index past them to be the same pointers, on each side of
+// the edge.
+func TestPointersPastTheirTables(t *testing.T) {
+	for i := range len(boardPointers) + 3 {
+		if got, want := boardPointer(i), "/players/"+strconv.Itoa(i)+"/board"; got != want {
+			t.Errorf("boardPointer(%d) = %q, want %q", i, got, want)
+		}
+	}
+	built := indexPointers("/tiles/", 3)
+	for i := range 6 {
+		if got, want := indexPointer(built, "/tiles/", i), "/tiles/"+strconv.Itoa(i); got != want {
+			t.Errorf("indexPointer(%d) = %q, want %q", i, got, want)
 		}
 	}
 }
