@@ -21,8 +21,9 @@ func init() { Register(insecta{}) }
 type insecta struct{}
 
 const (
-	insectaRows = 4 // "a grid of a maximum of 6 columns and 4 rows"
-	insectaCols = 6
+	insectaMaxPlayers = 4
+	insectaRows       = 4 // "a grid of a maximum of 6 columns and 4 rows"
+	insectaCols       = 6
 	// insectaEndTiles is the collection size that triggers the end of the game.
 	insectaEndTiles = 12
 	// insectaMaxTrack catches typos: real final tracks are a few dozen points,
@@ -131,7 +132,7 @@ func insectaMedalOptions() []Option {
 // Spec describes Insecta and the vocabulary of its boards.
 func (insecta) Spec() Spec {
 	return Spec{
-		Info: Info{ID: "insecta", Name: "Insecta: The Ladies of Entomology", MinPlayers: 2, MaxPlayers: 4},
+		Info: Info{ID: "insecta", Name: "Insecta: The Ladies of Entomology", MinPlayers: 2, MaxPlayers: insectaMaxPlayers},
 		Enums: map[string][]Option{
 			"continent":   insectaContinents,
 			"order":       insectaOrders,
