@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestFastReadersKnowTheirTypes builds, for each type a hand-written reader
@@ -330,5 +331,36 @@ func TestReadRequestAllocates(t *testing.T) {
 	})
 	if allocs != 8 {
 		t.Errorf("reading a 4-player request allocates %v times, want 8", allocs)
+	}
+}
+
+// TestTextReadsEveryLength wants text to read a string of any length up
+// to a few words, ending anywhere and at the end of the bytes, and to
+// stop at the first byte it must look at wherever it lies.
+func TestTextReadsEveryLength(t *testing.T) {
+	for n := range 40 {
+		s := strings.Repeat("abcdefgh", 5)[:n]
+		for _, tail := range []string{"", ",1", "        "} {
+			r := reader{b: []byte(`"` + s + `"` + tail)}
+			if start, end, ok := r.text(); !ok || start != 1 || end != n+1 || r.i != n+2 {
+				t.Errorf("text of %q: %d, %d, %v at %d", r.b, start, end, ok, r.i)
+			}
+			for _, stop := range []string{"\\n", "\x01", "é", "\xff"} {
+				for at := 0; at <= n; at++ {
+					text := s[:at] + stop + s[at:]
+					r := reader{b: []byte(`"` + text + `"` + tail)}
+					start, end, ok := r.text()
+					want := utf8.ValidString(text) && !strings.ContainsAny(text, "\\\x01")
+					if ok != want || ok && (start != 1 || end != len(text)+1) {
+						t.Errorf("text of %q: %d, %d, %v, want %v", r.b, start, end, ok, want)
+					}
+				}
+			}
+		}
+		// No closing quote: not a string.
+		r := reader{b: []byte(`"` + s)}
+		if _, _, ok := r.text(); ok {
+			t.Errorf("text of %q reads it", r.b)
+		}
 	}
 }
