@@ -335,6 +335,7 @@ type arena struct {
 	bools  []bool
 	tiles  []insectaTile
 	medals []insectaMedal
+	boards []insectaBoard
 }
 
 // sizedFor makes blocks for the Insecta boards within raw. Each tile and
@@ -347,7 +348,16 @@ func (a *arena) sizedFor(raw []byte) {
 	a.strs = make([]string, 0, objects*5)
 	a.bools = make([]bool, 0, objects)
 	a.tiles = make([]insectaTile, 0, objects)
-	a.medals = make([]insectaMedal, 0, min(objects, 4*insectaMarkers))
+	a.medals = make([]insectaMedal, 0, objects)
+}
+
+// board hands out a board to read into, from blocks of a table's boards.
+func (a *arena) board() *insectaBoard {
+	if len(a.boards) == cap(a.boards) {
+		a.boards = make([]insectaBoard, 0, insectaMaxPlayers)
+	}
+	a.boards = append(a.boards, insectaBoard{})
+	return &a.boards[len(a.boards)-1]
 }
 
 func (a *arena) int(v int) *int {
@@ -497,7 +507,7 @@ func (r *reader) readPlayer(p *PlayerInput, a *arena) bool {
 			r.ws()
 			start := r.i
 			if a != nil {
-				b := new(insectaBoard)
+				b := a.board()
 				if r.readInsectaObject(a, b) {
 					p.Board = json.RawMessage(r.b[start:r.i:r.i])
 					p.read = b

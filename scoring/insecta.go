@@ -21,8 +21,9 @@ func init() { Register(insecta{}) }
 type insecta struct{}
 
 const (
-	insectaRows = 4 // "a grid of a maximum of 6 columns and 4 rows"
-	insectaCols = 6
+	insectaMaxPlayers = 4
+	insectaRows       = 4 // "a grid of a maximum of 6 columns and 4 rows"
+	insectaCols       = 6
 	// insectaEndTiles is the collection size that triggers the end of the game.
 	insectaEndTiles = 12
 	// insectaMaxTrack catches typos: real final tracks are a few dozen points,
@@ -131,7 +132,7 @@ func insectaMedalOptions() []Option {
 // Spec describes Insecta and the vocabulary of its boards.
 func (insecta) Spec() Spec {
 	return Spec{
-		Info: Info{ID: "insecta", Name: "Insecta: The Ladies of Entomology", MinPlayers: 2, MaxPlayers: 4},
+		Info: Info{ID: "insecta", Name: "Insecta: The Ladies of Entomology", MinPlayers: 2, MaxPlayers: insectaMaxPlayers},
 		Enums: map[string][]Option{
 			"continent":   insectaContinents,
 			"order":       insectaOrders,
@@ -607,36 +608,69 @@ func (b *insectaBoard) cells() (cells [insectaRows][insectaCols]int, overlaps []
 // exactly when all tiles are linked into one group, and the tiles outside the
 // largest group, which looseTiles returns, are the ones that break the rules.
 func (b *insectaBoard) looseTiles(cells *[insectaRows][insectaCols]int) []int {
-	// Groups are numbered from 1 in tile order, each cell holding the
-	// group of its tile (0 for none yet), so on a tie in size the group
-	// holding the earliest tile stays and the later ones are reported.
-	var group [insectaRows][insectaCols]int
-	var sizes [insectaRows*insectaCols + 1]int
-	groups := 0
+	// The groups are sets of cells (insectaBit), found in tile order, so
+	// on a tie in size the group holding the earliest tile stays and the
+	// later ones are reported.
+	var insects, mails, grouped uint64
+	for r := range cells {
+		for c, n := range cells[r] {
+			switch {
+			case n == 0:
+			case b.Tiles[n-1].Kind == "insect":
+				insects |= insectaBit(r, c)
+			default:
+				mails |= insectaBit(r, c)
+			}
+		}
+	}
+	var groups [insectaRows * insectaCols]uint64
+	count := 0
 	for n := range b.Tiles {
 		r, c, ok := b.Tiles[n].placed()
-		if !ok || cells[r][c] != n+1 || group[r][c] != 0 {
+		if !ok || cells[r][c] != n+1 || grouped&insectaBit(r, c) != 0 {
 			continue
 		}
-		groups++
-		sizes[groups] = b.flood(cells, &group, r, c, groups)
+		groups[count] = insectaGroup(insectaBit(r, c), insects, mails)
+		grouped |= groups[count]
+		count++
 	}
-	if groups < 2 {
+	if count < 2 {
 		return nil
 	}
-	keep := 1
-	for g := 2; g <= groups; g++ {
-		if sizes[g] > sizes[keep] {
+	keep := groups[0]
+	for _, g := range groups[1:count] {
+		if bits.OnesCount64(g) > bits.OnesCount64(keep) {
 			keep = g
 		}
 	}
 	var out []int
 	for n := range b.Tiles {
-		if r, c, ok := b.Tiles[n].placed(); ok && cells[r][c] == n+1 && group[r][c] != keep {
+		if r, c, ok := b.Tiles[n].placed(); ok && cells[r][c] == n+1 && keep&insectaBit(r, c) == 0 {
 			out = append(out, n)
 		}
 	}
 	return out
+}
+
+// insectaBit is the cell on row r, column c in a set of cells: bit
+// 8r+c. The columns past the sixth stay empty, so that a shift by a
+// neighbour's offset never wraps a row's edge onto the next row.
+func insectaBit(r, c int) uint64 { return 1 << (r*8 + c) }
+
+// insectaGroup is the group of the tiles linked, directly or not, to the
+// ones in group, given where the insects and the mails lie: an insect and
+// a mail side by side, two insects or two mails corner to corner.
+func insectaGroup(group, insects, mails uint64) uint64 {
+	side := func(x uint64) uint64 { return x<<1 | x>>1 | x<<8 | x>>8 }
+	corner := func(x uint64) uint64 { return x<<7 | x>>7 | x<<9 | x>>9 }
+	for {
+		i, m := group&insects, group&mails
+		next := group | side(i)&mails | side(m)&insects | corner(i)&insects | corner(m)&mails
+		if next == group {
+			return group
+		}
+		group = next
+	}
 }
 
 // insectaPlacementRule is the rulebook's placement rule for a kind of tile.
@@ -645,38 +679,6 @@ func insectaPlacementRule(kind string) string {
 		return "an insect must touch a mail orthogonally or an insect diagonally"
 	}
 	return "a mail must touch an insect orthogonally or a mail diagonally"
-}
-
-// flood gives group g to every tile linked, directly or not, to the tile on
-// row r, column c, and returns how many tiles that is.
-func (b *insectaBoard) flood(cells, group *[insectaRows][insectaCols]int, r, c, g int) int {
-	// Each cell is stacked once, when it gets its group.
-	var stack [insectaRows * insectaCols][2]int
-	stack[0] = [2]int{r, c}
-	top, size := 1, 0
-	group[r][c] = g
-	for top > 0 {
-		top--
-		p := stack[top]
-		size++
-		kind := b.Tiles[cells[p[0]][p[1]]-1].Kind
-		for nr := max(p[0]-1, 0); nr <= min(p[0]+1, insectaRows-1); nr++ {
-			for nc := max(p[1]-1, 0); nc <= min(p[1]+1, insectaCols-1); nc++ {
-				// The tile itself has its group already.
-				m := cells[nr][nc] - 1
-				if m < 0 || group[nr][nc] != 0 {
-					continue
-				}
-				side := nr == p[0] || nc == p[1]
-				if side != (b.Tiles[m].Kind == kind) {
-					group[nr][nc] = g
-					stack[top] = [2]int{nr, nc}
-					top++
-				}
-			}
-		}
-	}
-	return size
 }
 
 // validateMedals checks each claimed medal: a known id, claimed once (a

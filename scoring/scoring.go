@@ -403,6 +403,7 @@ func Score(g Game, req Request) (*Result, error) {
 // given id, as POST /api/v1/games/{id}/score and the browser's engine do:
 // an unknown game is a 404 and a missing or malformed body a 400
 // (RequestError), wrong fields and broken rules a 422 (ValidationError).
+// The result keeps nothing of body, which the caller may reuse.
 func ScoreJSON(gameID string, body []byte) (*Result, error) {
 	g, err := Find(gameID)
 	if err != nil {
