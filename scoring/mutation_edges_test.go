@@ -1,6 +1,7 @@
 package scoring
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"testing"
@@ -62,5 +63,30 @@ func TestPointersPastTheirTables(t *testing.T) {
 		if got, want := indexPointer(built, "/tiles/", i), "/tiles/"+strconv.Itoa(i); got != want {
 			t.Errorf("indexPointer(%d) = %q, want %q", i, got, want)
 		}
+	}
+}
+
+// TestDecodeStrictEdges: what the fast decoders leave to encoding/json (a
+// member given twice, a name in another case) decodes as it always did,
+// data after the value is refused, and a list holding a list where
+// tiles go is pointed at, not the board.
+func TestDecodeStrictEdges(t *testing.T) {
+	for _, tt := range []struct {
+		raw   string
+		track int
+	}{{`{"track":3,"track":4}`, 4}, {`{"Track":5}`, 5}} {
+		var b insectaBoard
+		if err := DecodeBoard([]byte(tt.raw), "/players/0/board", &b); err != nil || b.Track != tt.track {
+			t.Errorf("DecodeBoard(%s) = %v, track %d; want track %d", tt.raw, err, b.Track, tt.track)
+		}
+	}
+	var b insectaBoard
+	if err := DecodeStrict([]byte(`{"track":1} {"track":2}`), "/players/0/board", &b); err == nil {
+		t.Error("DecodeStrict reads a board with data after it")
+	}
+	err := DecodeBoard([]byte(`{"tiles":[[1]]}`), "/players/0/board", &b)
+	var verr *ValidationError
+	if !errors.As(err, &verr) || len(verr.Errors) != 1 || !strings.HasPrefix(verr.Errors[0].Pointer, "/players/0/board/tiles") {
+		t.Errorf("DecodeBoard({\"tiles\":[[1]]}) = %v, want one error within /players/0/board/tiles", err)
 	}
 }
