@@ -68,8 +68,8 @@ func TestPointersPastTheirTables(t *testing.T) {
 
 // TestDecodeStrictEdges: what the fast decoders leave to encoding/json (a
 // member given twice, a name in another case) decodes as it always did,
-// data after the value is refused, and a list holding a list where
-// tiles go is pointed at, not the board.
+// data after the value is refused, a list holding a list where tiles go
+// is pointed at, not the board, and so is an unknown member.
 func TestDecodeStrictEdges(t *testing.T) {
 	for _, tt := range []struct {
 		raw   string
@@ -88,5 +88,10 @@ func TestDecodeStrictEdges(t *testing.T) {
 	var verr *ValidationError
 	if !errors.As(err, &verr) || len(verr.Errors) != 1 || !strings.HasPrefix(verr.Errors[0].Pointer, "/players/0/board/tiles") {
 		t.Errorf("DecodeBoard({\"tiles\":[[1]]}) = %v, want one error within /players/0/board/tiles", err)
+	}
+	// An unknown member is found past a list given where a number goes.
+	err = DecodeBoard([]byte(`{"tiles":[{"bogus":1}],"fragments":[1]}`), "/players/0/board", &b)
+	if !errors.As(err, &verr) || len(verr.Errors) != 1 || verr.Errors[0].Pointer != "/players/0/board/tiles/0/bogus" {
+		t.Errorf("DecodeBoard of an unknown member = %v, want one error at /players/0/board/tiles/0/bogus", err)
 	}
 }
