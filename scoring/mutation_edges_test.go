@@ -2,6 +2,7 @@ package scoring
 
 import (
 	"errors"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -93,5 +94,21 @@ func TestDecodeStrictEdges(t *testing.T) {
 	err = DecodeBoard([]byte(`{"tiles":[{"bogus":1}],"fragments":[1]}`), "/players/0/board", &b)
 	if !errors.As(err, &verr) || len(verr.Errors) != 1 || verr.Errors[0].Pointer != "/players/0/board/tiles/0/bogus" {
 		t.Errorf("DecodeBoard of an unknown member = %v, want one error at /players/0/board/tiles/0/bogus", err)
+	}
+}
+
+// TestJSONField finds fields as encoding/json does: by their json name in
+// any case, by the Go name only when there is none, never a "-" field.
+func TestJSONField(t *testing.T) {
+	typ := reflect.TypeFor[struct {
+		A int `json:"b"`
+		C int
+		D int `json:"-"`
+	}]()
+	for key, want := range map[string]string{"b": "A", "B": "A", "a": "", "c": "C", "C": "C", "d": "", "-": ""} {
+		f, ok := jsonField(typ, key)
+		if ok != (want != "") || f.Name != want {
+			t.Errorf("jsonField(%q) = %q, %v; want %q", key, f.Name, ok, want)
+		}
 	}
 }
