@@ -112,3 +112,37 @@ func TestJSONField(t *testing.T) {
 		}
 	}
 }
+
+// levelGame is a game whose every table ends level, on a total named
+// label.
+type levelGame struct{ label string }
+
+func (levelGame) Spec() Spec {
+	return Spec{Info: Info{ID: "level", Name: "Level", MinPlayers: 1, MaxPlayers: 4}}
+}
+
+func (g levelGame) Evaluate(players []PlayerInput, _ map[string]int) (*Evaluation, error) {
+	ev := &Evaluation{Players: make([]Scored, len(players)), Complete: true, TotalLabel: g.label}
+	for i := range ev.Players {
+		ev.Players[i].Total = 7
+	}
+	return ev, nil
+}
+
+// TestTieNamesTheTotal: a shared win names the game's total ("guests"),
+// and points when the game names none.
+func TestTieNamesTheTotal(t *testing.T) {
+	req := Request{Players: []PlayerInput{{Name: "Ana"}, {Name: "Bo"}, {Name: "Cy"}}}
+	for label, want := range map[string]string{
+		"guests": "Ana, Bo and Cy share the victory: level on 7 guests and on every tiebreak",
+		"":       "Ana, Bo and Cy share the victory: level on 7 points and on every tiebreak",
+	} {
+		res, err := Score(levelGame{label}, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Tiebreak != want {
+			t.Errorf("label %q: tiebreak %q, want %q", label, res.Tiebreak, want)
+		}
+	}
+}
