@@ -39,7 +39,10 @@ func (s *server) getGame(c *fiber.Ctx) error {
 
 // scoreGame answers POST /api/v1/games/{id}/score: stateless scoring.
 func (s *server) scoreGame(c *fiber.Ctx) error {
-	res, err := scoring.ScoreJSON(c.Params("id"), c.Body())
+	// The body as fasthttp holds it, not c.Body()'s copy: plainBodies has
+	// refused encoded bodies, and ScoreJSON keeps nothing of the bytes
+	// (the strings of its answer come from a copy of its own).
+	res, err := scoring.ScoreJSON(c.Params("id"), c.Request().Body())
 	if err != nil {
 		return err
 	}

@@ -29,12 +29,13 @@ func decodeFast(raw []byte, v any) bool {
 	return false
 }
 
-// decodeScoreRequest is DecodeRequest for a score request, in one pass
-// over a valid body: the hand-written reader's, or else v2's (a body v2
+// decodeScoreRequest is DecodeRequest for a score request for game, in
+// one pass over a valid body: the hand-written reader's (which also reads
+// the boards of the games it knows), or else v2's (a body v2
 // accepts is valid JSON, so what is left to check is the text: no NUL);
 // anything else takes DecodeRequest's path.
-func decodeScoreRequest(body []byte, req *Request) error {
-	if onePass && readScoreRequest(body, req) {
+func decodeScoreRequest(body []byte, req *Request, game string) error {
+	if onePass && readScoreRequest(body, req, game) {
 		return nil
 	}
 	if decodeFast(body, req) && CheckText(body) == nil {

@@ -326,23 +326,38 @@ func seen(set *uint32, bit uint32) bool {
 	return false
 }
 
-// arena hands out the pointers of a board's optional fields from a few
-// shared blocks instead of one allocation each. Nothing writes through
-// them after decoding.
+// arena hands out the pointers of the boards' optional fields, and their
+// lists of tiles and medals, from a few shared blocks instead of one
+// allocation each. Nothing writes through them after decoding.
 type arena struct {
-	ints  []int
-	strs  []string
-	bools []bool
+	ints   []int
+	strs   []string
+	bools  []bool
+	tiles  []insectaTile
+	medals []insectaMedal
+	boards []insectaBoard
 }
 
-// sized makes blocks for objects objects of up to ints whole numbers,
-// strs strings and bools booleans each, up to a bound: beyond it, blocks
-// are made as they are needed.
-func (a *arena) sized(objects, ints, strs, bools int) {
-	objects = min(objects, 64)
-	a.ints = make([]int, 0, objects*ints)
-	a.strs = make([]string, 0, objects*strs)
-	a.bools = make([]bool, 0, objects*bools)
+// sizedFor makes blocks for the Insecta boards within raw. Each tile and
+// medal is an object, so raw's objects bound them, up to a bound: beyond
+// it, blocks are made as they are needed. An insect has 2 whole numbers
+// and up to 5 strings, a mail 3 and 1.
+func (a *arena) sizedFor(raw []byte) {
+	objects := min(bytes.Count(raw, []byte("{")), 256)
+	a.ints = make([]int, 0, objects*3)
+	a.strs = make([]string, 0, objects*5)
+	a.bools = make([]bool, 0, objects)
+	a.tiles = make([]insectaTile, 0, objects)
+	a.medals = make([]insectaMedal, 0, objects)
+}
+
+// board hands out a board to read into, from blocks of a table's boards.
+func (a *arena) board() *insectaBoard {
+	if len(a.boards) == cap(a.boards) {
+		a.boards = make([]insectaBoard, 0, insectaMaxPlayers)
+	}
+	a.boards = append(a.boards, insectaBoard{})
+	return &a.boards[len(a.boards)-1]
 }
 
 func (a *arena) int(v int) *int {
@@ -432,14 +447,22 @@ func (r *reader) reqInt(p *int) bool {
 }
 
 // readRequest reads a score request: its players' names and boards (each
-// board's bytes as they are, checked but not decoded) and its variants.
-func readRequest(body []byte, req *Request) bool {
-	r := reader{b: body}
+// board's bytes as they are) and its variants. For Insecta (game), it
+// also decodes each board in the same pass, when it can, as the player's
+// read board (PlayerInput.read): the game's Evaluate takes it as it is
+// instead of decoding the bytes again. Text is taken from one copy of body.
+func readRequest(body []byte, req *Request, game string) bool {
+	r := reader{b: body, s: string(body)}
+	var a *arena
+	if game == "insecta" {
+		a = new(arena)
+		a.sizedFor(body)
+	}
 	var members uint32
 	ok := r.object(func(name []byte) bool {
 		switch string(name) {
 		case "players":
-			return !seen(&members, 1) && r.readPlayers(&req.Players)
+			return !seen(&members, 1) && r.readPlayers(&req.Players, a)
 		case "variants":
 			return !seen(&members, 2) && r.readVariants(&req.Variants)
 		}
@@ -448,7 +471,9 @@ func readRequest(body []byte, req *Request) bool {
 	return ok && r.end()
 }
 
-func (r *reader) readPlayers(players *[]PlayerInput) bool {
+// readPlayers reads the players, decoding their Insecta boards with a
+// when it is not nil.
+func (r *reader) readPlayers(players *[]PlayerInput, a *arena) bool {
 	if r.null() {
 		*players = nil
 		return true
@@ -457,7 +482,7 @@ func (r *reader) readPlayers(players *[]PlayerInput) bool {
 	list := buf[:0]
 	ok := r.array(func() bool {
 		var p PlayerInput
-		if !r.readPlayer(&p) {
+		if !r.readPlayer(&p, a) {
 			return false
 		}
 		list = append(list, p)
@@ -469,7 +494,7 @@ func (r *reader) readPlayers(players *[]PlayerInput) bool {
 	return ok
 }
 
-func (r *reader) readPlayer(p *PlayerInput) bool {
+func (r *reader) readPlayer(p *PlayerInput, a *arena) bool {
 	var members uint32
 	return r.object(func(name []byte) bool {
 		switch string(name) {
@@ -481,6 +506,16 @@ func (r *reader) readPlayer(p *PlayerInput) bool {
 			}
 			r.ws()
 			start := r.i
+			if a != nil {
+				b := a.board()
+				if r.readInsectaObject(a, b) {
+					p.Board = json.RawMessage(r.b[start:r.i:r.i])
+					p.read = b
+					return true
+				}
+				// Not read: the game decodes the bytes, if they are JSON.
+				r.i = start
+			}
 			if !r.skip(0) {
 				return false
 			}
@@ -522,13 +557,15 @@ func readInsectaBoard(raw []byte, b *insectaBoard) bool {
 		return true
 	}
 	r := reader{b: raw, s: string(raw)}
-	// Each tile and medal is an object: they bound what the board needs.
-	objects := bytes.Count(raw, []byte("{"))
 	var a arena
-	// An insect has 2 whole numbers and up to 5 strings, a mail 3 and 1.
-	a.sized(objects, 3, 5, 1)
+	a.sizedFor(raw)
+	return r.readInsectaObject(&a, b) && r.end()
+}
+
+// readInsectaObject reads an Insecta board's object.
+func (r *reader) readInsectaObject(a *arena, b *insectaBoard) bool {
 	var members uint32
-	ok := r.object(func(name []byte) bool {
+	return r.object(func(name []byte) bool {
 		switch string(name) {
 		case "researcher":
 			return !seen(&members, 1) && r.reqStr(&b.Researcher)
@@ -537,26 +574,28 @@ func readInsectaBoard(raw []byte, b *insectaBoard) bool {
 		case "fragments":
 			return !seen(&members, 4) && r.reqInt(&b.Fragments)
 		case "tiles":
-			return !seen(&members, 8) && r.readInsectaTiles(&a, &b.Tiles, objects)
+			return !seen(&members, 8) && r.readInsectaTiles(a, &b.Tiles)
 		case "medals":
-			return !seen(&members, 16) && r.readInsectaMedals(&a, &b.Medals)
+			return !seen(&members, 16) && r.readInsectaMedals(a, &b.Medals)
 		}
 		return false
 	})
-	return ok && r.end()
 }
 
-func (r *reader) readInsectaTiles(a *arena, tiles *[]insectaTile, objects int) bool {
+func (r *reader) readInsectaTiles(a *arena, tiles *[]insectaTile) bool {
 	if r.null() {
 		*tiles = nil
 		return true
 	}
-	list := make([]insectaTile, 0, min(objects, 64))
+	// The list is read into the block's free part, which it then takes
+	// (all of it, if the list outgrew it and was moved).
+	list := a.tiles[len(a.tiles):len(a.tiles)]
 	ok := r.array(func() bool {
 		list = append(list, insectaTile{})
 		return r.readInsectaTile(a, &list[len(list)-1])
 	})
-	*tiles = list
+	*tiles = list[:len(list):len(list)]
+	a.tiles = a.tiles[:min(len(a.tiles)+len(list), cap(a.tiles))]
 	return ok
 }
 
@@ -596,7 +635,8 @@ func (r *reader) readInsectaMedals(a *arena, medals *[]insectaMedal) bool {
 		*medals = nil
 		return true
 	}
-	list := make([]insectaMedal, 0, 4)
+	// The list is read into the block's free part, as the tiles are.
+	list := a.medals[len(a.medals):len(a.medals)]
 	ok := r.array(func() bool {
 		var members uint32
 		list = append(list, insectaMedal{})
@@ -610,7 +650,8 @@ func (r *reader) readInsectaMedals(a *arena, medals *[]insectaMedal) bool {
 			return false
 		})
 	})
-	*medals = list
+	*medals = list[:len(list):len(list)]
+	a.medals = a.medals[:min(len(a.medals)+len(list), cap(a.medals))]
 	return ok
 }
 

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestFastReadersKnowTheirTypes builds, for each type a hand-written reader
@@ -24,7 +25,7 @@ func TestFastReadersKnowTheirTypes(t *testing.T) {
 	}{
 		{"Request", reflect.TypeFor[Request](), func(raw []byte) (any, bool) {
 			var v Request
-			return &v, readRequest(raw, &v)
+			return &v, readRequest(raw, &v, "")
 		}},
 		{"insectaBoard", reflect.TypeFor[insectaBoard](), func(raw []byte) (any, bool) {
 			var v insectaBoard
@@ -76,6 +77,9 @@ func sampleJSON(t *testing.T, typ reflect.Type, n int) string {
 		var members []string
 		for i := range typ.NumField() {
 			f := typ.Field(i)
+			if f.Name == "read" && typ == reflect.TypeFor[PlayerInput]() {
+				continue // what the reader decoded, not JSON
+			}
 			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 			if !f.IsExported() || name == "-" || name == "" {
 				t.Fatalf("%s.%s: give it a json name or teach sampleJSON", typ, f.Name)
@@ -107,7 +111,7 @@ func TestFastReadersGiveUp(t *testing.T) {
 		`{"players":[null]}`, `{"players":[{"name":7}]}`, `{"players":[{"name":"An`, `{"players":[{"name":"AnÀ`, `{"players":[{"name":nul`, `{"players":[{"name":"Ana","board":` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}]}`,
 	} {
 		var req Request
-		if readRequest([]byte(body), &req) {
+		if readRequest([]byte(body), &req, "insecta") {
 			t.Errorf("readRequest(%q) reads it; want it left to JSON v2", body)
 		}
 	}
@@ -141,7 +145,7 @@ func TestFastReadersRead(t *testing.T) {
 			continue
 		}
 		var req Request
-		if !readRequest([]byte(c.Body), &req) {
+		if !readRequest([]byte(c.Body), &req, c.Game) {
 			t.Errorf("%s: readRequest leaves it to JSON v2", c.Name)
 			continue
 		}
@@ -191,7 +195,7 @@ func TestFastReadersRead(t *testing.T) {
 		`{"players":[{"name":"Ana","board":{"x":` + strings.Repeat(`{"a":`, maxDepth-1) + `1` + strings.Repeat("}", maxDepth-1) + `}}]}`,
 	} {
 		var got, want Request
-		if !readRequest([]byte(body), &got) {
+		if !readRequest([]byte(body), &got, "") {
 			t.Errorf("readRequest(%q) leaves it to JSON v2", body)
 			continue
 		}
@@ -244,5 +248,119 @@ func checkAppendJSON(t testing.TB, name string, res *Result) {
 	}
 	if got := res.AppendJSON([]byte("kept")); string(got) != "kept"+string(want) {
 		t.Errorf("%s: AppendJSON wrote\n%s\njson.Marshal writes\n%s", name, got[4:], want)
+	}
+}
+
+// TestReadRequestReadsInsectaBoards wants the request reader to decode
+// every Insecta board the board reader reads, in the request's own pass,
+// as the board reader does; to leave the others to the game (escapes, a
+// totals sheet, null, no board); and to read no board of another game.
+func TestReadRequestReadsInsectaBoards(t *testing.T) {
+	tiles := make([]string, 300) // more tiles than a block holds
+	for n := range tiles {
+		tiles[n] = fmt.Sprintf(`{"row":%d,"col":%d,"kind":"mail","points":%d,"scored":true}`, n/6, n%6, n%10+1)
+	}
+	many := `{"tiles":[` + strings.Join(tiles, ",") + `]}`
+	medals := `{"medals":[{"medal":"size:small","level":1},{"medal":"size:large","level":2},{"medal":"order:hemiptera"},{"medal":"institution:any","level":3}]}`
+	bodies := []string{
+		string(fourPlayerInsecta(&testing.B{})),
+		`{"players":[{"name":"A","board":` + medals + `},{"name":"B","board":` + medals + `},{"name":"C","board":` + medals + `},{"name":"D","board":` + medals + `},{"name":"E","board":` + medals + `}]}`,
+		`{"players":[{"name":"A","board":` + many + `},{"board":` + medals + `,"name":"B"}]}`,
+		`{"players":[{"name":"A","board":{"researcher":"mary\u002dkingsley"}},{"name":"B","board":{"researcher":"mary-kingsley"}}]}`,
+		`{"players":[{"name":"A","board":{"totals":{"track":3}}},{"name":"B","board":null},{"name":"C"},{"name":"D","board":[]},{"name":"E","board":{}}]}`,
+	}
+	for _, c := range recordedRequests(t) {
+		if c.Game == "insecta" {
+			bodies = append(bodies, c.Body)
+		}
+	}
+	readBoards := 0
+	for _, body := range bodies {
+		var req Request
+		if !readRequest([]byte(body), &req, "insecta") {
+			continue
+		}
+		for i, p := range req.Players {
+			var want insectaBoard
+			readable := len(p.Board) > 0 && p.Board[0] == '{' && readInsectaBoard(p.Board, &want)
+			got, read := p.read.(*insectaBoard)
+			switch {
+			case read != readable:
+				t.Errorf("%.60s: player %d: read %v with the request, the board reader reads it: %v", body, i, read, readable)
+			case read && !reflect.DeepEqual(*got, want):
+				t.Errorf("%.60s: player %d: read %+v, the board reader reads %+v", body, i, *got, want)
+			case read:
+				readBoards++
+			}
+		}
+		for _, game := range []string{"", "insektenhotel"} {
+			var other Request
+			if !readRequest([]byte(body), &other, game) {
+				t.Errorf("%.60s: read for insecta, not for %q", body, game)
+			}
+			for i, p := range other.Players {
+				if p.read != nil {
+					t.Errorf("%.60s: player %d's board read for %q", body, i, game)
+				}
+			}
+		}
+	}
+	if readBoards < 100 {
+		t.Errorf("only %d boards read with their request", readBoards)
+	}
+	// A board that is not JSON leaves the whole request to JSON v2.
+	var req Request
+	if readRequest([]byte(`{"players":[{"name":"A","board":{"track":1,}}]}`), &req, "insecta") {
+		t.Error("a request with a broken board is read")
+	}
+}
+
+// TestReadRequestAllocates counts what reading the score endpoint's bench
+// request allocates: the copy of the body, the arena and its blocks (the
+// pointers' values, the tiles, the medals, the boards: the arena itself
+// stays on the stack) and the players,
+// and nothing for each tile or each board. The blocks are sized from the
+// body, so no tile outgrows them.
+func TestReadRequestAllocates(t *testing.T) {
+	body := fourPlayerInsecta(&testing.B{})
+	allocs := testing.AllocsPerRun(20, func() {
+		var req Request
+		if !readRequest(body, &req, "insecta") {
+			t.Fatal("not read")
+		}
+	})
+	if allocs != 8 {
+		t.Errorf("reading a 4-player request allocates %v times, want 8", allocs)
+	}
+}
+
+// TestTextReadsEveryLength wants text to read a string of any length up
+// to a few words, ending anywhere and at the end of the bytes, and to
+// stop at the first byte it must look at wherever it lies.
+func TestTextReadsEveryLength(t *testing.T) {
+	for n := range 40 {
+		s := strings.Repeat("abcdefgh", 5)[:n]
+		for _, tail := range []string{"", ",1", "        "} {
+			r := reader{b: []byte(`"` + s + `"` + tail)}
+			if start, end, ok := r.text(); !ok || start != 1 || end != n+1 || r.i != n+2 {
+				t.Errorf("text of %q: %d, %d, %v at %d", r.b, start, end, ok, r.i)
+			}
+			for _, stop := range []string{"\\n", "\x01", "é", "\xff"} {
+				for at := 0; at <= n; at++ {
+					text := s[:at] + stop + s[at:]
+					r := reader{b: []byte(`"` + text + `"` + tail)}
+					start, end, ok := r.text()
+					want := utf8.ValidString(text) && !strings.ContainsAny(text, "\\\x01")
+					if ok != want || ok && (start != 1 || end != len(text)+1) {
+						t.Errorf("text of %q: %d, %d, %v, want %v", r.b, start, end, ok, want)
+					}
+				}
+			}
+		}
+		// No closing quote: not a string.
+		r := reader{b: []byte(`"` + s)}
+		if _, _, ok := r.text(); ok {
+			t.Errorf("text of %q reads it", r.b)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package scoring
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -20,8 +21,9 @@ func init() { Register(insecta{}) }
 type insecta struct{}
 
 const (
-	insectaRows = 4 // "a grid of a maximum of 6 columns and 4 rows"
-	insectaCols = 6
+	insectaMaxPlayers = 4
+	insectaRows       = 4 // "a grid of a maximum of 6 columns and 4 rows"
+	insectaCols       = 6
 	// insectaEndTiles is the collection size that triggers the end of the game.
 	insectaEndTiles = 12
 	// insectaMaxTrack catches typos: real final tracks are a few dozen points,
@@ -130,7 +132,7 @@ func insectaMedalOptions() []Option {
 // Spec describes Insecta and the vocabulary of its boards.
 func (insecta) Spec() Spec {
 	return Spec{
-		Info: Info{ID: "insecta", Name: "Insecta: The Ladies of Entomology", MinPlayers: 2, MaxPlayers: 4},
+		Info: Info{ID: "insecta", Name: "Insecta: The Ladies of Entomology", MinPlayers: 2, MaxPlayers: insectaMaxPlayers},
 		Enums: map[string][]Option{
 			"continent":   insectaContinents,
 			"order":       insectaOrders,
@@ -200,6 +202,12 @@ func (g insecta) Evaluate(players []PlayerInput, variants map[string]int) (*Eval
 	sheets := make([]*totalsSheet, len(players))
 	for i, p := range players {
 		base := boardPointer(i)
+		if read, isRead := p.read.(*insectaBoard); isRead {
+			// Read with the request: no totals sheet, and decoded.
+			boards[i], ok[i] = *read, true
+			boards[i].validate(base, &verr)
+			continue
+		}
 		if sheet, isTotals := decodeTotals(p.Board, base, "Insecta", insectaTotals, &verr); isTotals {
 			sheets[i] = sheet
 			insectaCheckTotals(sheet, base, oneFragment, &verr)
@@ -219,14 +227,25 @@ func (g insecta) Evaluate(players []PlayerInput, variants map[string]int) (*Eval
 		return nil, err
 	}
 	ev := &Evaluation{Players: make([]Scored, len(players)), TotalLabel: "points"}
-	for i, b := range boards {
+	// The boards' lines, tiebreaks and sources share three blocks.
+	sources := 0
+	for i := range boards {
+		sources += insectaSources(&boards[i])
+	}
+	buf := insectaBuffers{
+		sources:   make([]Source, 0, sources),
+		lines:     make([]Line, len(insectaBreakdown)*len(boards)),
+		tiebreaks: make([]Tiebreak, len(boards)),
+	}
+	for i := range boards {
+		b := &boards[i]
 		if sheets[i] != nil {
 			// Totals are final: the player's word that the game is over.
 			ev.Players[i] = sheets[i].score(boardPointer(i), len(insectaBreakdown))
 			ev.Complete = true
 			continue
 		}
-		ev.Players[i] = b.score(boardPointer(i), oneFragment)
+		ev.Players[i] = b.score(boardPointer(i), oneFragment, &buf)
 		// "The end of the game triggers when a player places their 12th
 		// Insect or Mail tile in their collection."
 		if len(b.Tiles) >= insectaEndTiles {
@@ -268,48 +287,65 @@ func insectaMerge(verr *ValidationError, base string, err error) {
 // insectaCheckResearchers reports a researcher chosen by an earlier player
 // too: in setup each player draws their own Researcher tile.
 func insectaCheckResearchers(players []PlayerInput, boards []insectaBoard, ok []bool, verr *ValidationError) {
-	first := map[string]int{}
-	for i, b := range boards {
-		if !ok[i] || insectaLabel(insectaResearchers, b.Researcher) == "" {
-			continue
+	var first [insectaMaxOptions]int // 1 + the player who has each researcher
+	for i := range boards {
+		r := insectaIndex(insectaResearchers, boards[i].Researcher)
+		switch {
+		case !ok[i] || r < 0:
+		case first[r] == 0:
+			first[r] = i + 1
+		default:
+			verr.Add(fmt.Sprintf("/players/%d/board/researcher", i),
+				"%s is already the researcher of %s; each player draws their own researcher",
+				insectaResearchers[r].Label, insectaWho(players, first[r]-1))
 		}
-		j, dup := first[b.Researcher]
-		if !dup {
-			first[b.Researcher] = i
-			continue
-		}
-		verr.Add(fmt.Sprintf("/players/%d/board/researcher", i),
-			"%s is already the researcher of %s; each player draws their own researcher",
-			insectaLabel(insectaResearchers, b.Researcher), insectaWho(players, j))
 	}
 }
+
+// insectaMaxOptions bounds the options of each of Insecta's vocabularies
+// (the medals have the most, 17), so that a set of them fits a uint32.
+const insectaMaxOptions = 32
 
 // insectaCheckContinents bounds the insects of each continent across the
 // table by the box's two piles (insectaPerContinent). The problem goes at
 // the tile past the limit and names every tile of that continent.
 func insectaCheckContinents(boards []insectaBoard, ok []bool, verr *ValidationError) {
-	var tiles [5][]string
-	for i, b := range boards {
-		if !ok[i] {
+	var count [5]int
+	insectaContinentTiles(boards, ok, func(c, _, _ int) { count[c]++ })
+	for c := range count {
+		if count[c] <= insectaPerContinent {
 			continue
 		}
-		for n, t := range b.Tiles {
-			if t.Kind != "insect" || t.Continent == nil {
-				continue
+		// Pointers are built only for a continent past its limit.
+		var ptrs []string
+		insectaContinentTiles(boards, ok, func(tc, i, n int) {
+			if tc == c {
+				ptrs = append(ptrs, fmt.Sprintf("/players/%d/board/tiles/%d/continent", i, n))
 			}
-			if c := insectaIndex(insectaContinents, *t.Continent); c >= 0 {
-				tiles[c] = append(tiles[c], fmt.Sprintf("/players/%d/board/tiles/%d/continent", i, n))
-			}
-		}
-	}
-	for c, ptrs := range tiles {
-		if len(ptrs) <= insectaPerContinent {
-			continue
-		}
+		})
 		name, past := insectaContinents[c].Label, ptrs[insectaPerContinent]
 		ptrs = append([]string{past}, slices.Delete(ptrs, insectaPerContinent, insectaPerContinent+1)...)
 		verr.AddAll(ptrs, "the box has %d insects from %s (a pile of 8 on camp A and 7 on camp B): at most %d at one table, and these collections hold %d",
 			insectaPerContinent, name, insectaPerContinent, len(ptrs))
+	}
+}
+
+// insectaContinentTiles calls f with the continent c of every Insect tile
+// of the boards that decoded, the board i and the tile n.
+func insectaContinentTiles(boards []insectaBoard, ok []bool, f func(c, i, n int)) {
+	for i := range boards {
+		if !ok[i] {
+			continue
+		}
+		for n := range boards[i].Tiles {
+			t := &boards[i].Tiles[n]
+			if t.Kind != "insect" || t.Continent == nil {
+				continue
+			}
+			if c := insectaIndex(insectaContinents, *t.Continent); c >= 0 {
+				f(c, i, n)
+			}
+		}
 	}
 }
 
@@ -318,9 +354,8 @@ func insectaCheckContinents(boards []insectaBoard, ok []bool, verr *ValidationEr
 // come into a game, so the claims of a table name no more different ones.
 // Unknown medals are already reported and left out.
 func insectaCheckMedalCount(boards []insectaBoard, ok []bool, verr *ValidationError) {
-	var all []string
-	first := map[string]bool{}
-	cross := ""
+	var claimed uint32              // the medals claimed, a bit each
+	crossBoard, crossMedal := -1, 0 // the claim past the limit
 	for i, b := range boards {
 		if !ok[i] {
 			continue
@@ -335,26 +370,30 @@ func insectaCheckMedalCount(boards []insectaBoard, ok []bool, verr *ValidationEr
 			verr.AddAll(ptrs, "a player has %d markers on the Researcher tile, one for each medal claimed: at most %d medals each, and this board claims %d",
 				insectaMarkers, insectaMarkers, len(b.Medals))
 		}
-		for n, m := range b.Medals {
-			if insectaLabel(insectaMedals, m.Medal) == "" {
-				continue
-			}
-			ptr := fmt.Sprintf("/players/%d/board/medals/%d/medal", i, n)
-			all = append(all, ptr)
-			if !first[m.Medal] {
-				first[m.Medal] = true
-				if len(first) == insectaGameMedals+1 {
-					cross = ptr
+		for n := range b.Medals {
+			if m := insectaIndex(insectaMedals, b.Medals[n].Medal); m >= 0 && claimed&(1<<m) == 0 {
+				claimed |= 1 << m
+				if bits.OnesCount32(claimed) == insectaGameMedals+1 {
+					crossBoard, crossMedal = i, n
 				}
 			}
 		}
 	}
-	if cross == "" {
+	if crossBoard < 0 {
 		return
 	}
-	ptrs := append([]string{cross}, slices.DeleteFunc(all, func(p string) bool { return p == cross })...)
+	// Pointers are built only for a table past the limit.
+	var all []string
+	for i, b := range boards {
+		for n, m := range b.Medals {
+			if ok[i] && insectaIndex(insectaMedals, m.Medal) >= 0 && (i != crossBoard || n != crossMedal) {
+				all = append(all, fmt.Sprintf("/players/%d/board/medals/%d/medal", i, n))
+			}
+		}
+	}
+	ptrs := append([]string{fmt.Sprintf("/players/%d/board/medals/%d/medal", crossBoard, crossMedal)}, all...)
 	verr.AddAll(ptrs, "%d medals come into a game, 3 face down and 3 face up: at most %d different medals at one table, and these boards claim %d",
-		insectaGameMedals, insectaGameMedals, len(first))
+		insectaGameMedals, insectaGameMedals, bits.OnesCount32(claimed))
 }
 
 // insectaWho names player i for a message, falling back to their seat.
@@ -370,7 +409,7 @@ func (b *insectaBoard) validate(base string, verr *ValidationError) {
 	// An empty researcher is "not chosen yet" (a warning when scoring), so a
 	// form can send its unselected value.
 	if b.Researcher != "" {
-		insectaCheckEnum(verr, base+"/researcher", "researcher", b.Researcher, insectaResearchers)
+		insectaCheckEnum(verr, base, "/researcher", "researcher", b.Researcher, insectaResearchers)
 	}
 	if b.Track < 0 || b.Track > insectaMaxTrack {
 		verr.Add(base+"/track", "the scoring track runs from 0 to %d, not %d", insectaMaxTrack, b.Track)
@@ -378,11 +417,11 @@ func (b *insectaBoard) validate(base string, verr *ValidationError) {
 	if b.Fragments < 0 || b.Fragments > 3 {
 		verr.Add(base+"/fragments", "a researcher's journal has 0 to 3 fragments, not %d", b.Fragments)
 	}
-	for n, t := range b.Tiles {
+	for n := range b.Tiles {
 		// The tile's own pointer is put before the pointers of its
 		// problems only when it has any: a valid board builds none.
 		before := len(verr.Errors)
-		t.validate("", verr)
+		b.Tiles[n].validate(verr)
 		if len(verr.Errors) > before {
 			verr.prefix(before, base+indexPointer(insectaTilePointers, "/tiles/", n))
 		}
@@ -391,20 +430,21 @@ func (b *insectaBoard) validate(base string, verr *ValidationError) {
 	b.validateMedals(base, verr)
 }
 
-// validate checks one tile's own fields; its place among the others is
+// validate checks one tile's own fields, below the tile's pointer (which
+// the caller puts before the problems); its place among the others is
 // checked by validateLayout.
-func (t insectaTile) validate(ptr string, verr *ValidationError) {
-	insectaCheckCoord(verr, ptr+"/row", "row", t.Row, insectaRows)
-	insectaCheckCoord(verr, ptr+"/col", "column", t.Col, insectaCols)
+func (t *insectaTile) validate(verr *ValidationError) {
+	insectaCheckCoord(verr, "/row", "row", t.Row, insectaRows)
+	insectaCheckCoord(verr, "/col", "column", t.Col, insectaCols)
 	switch t.Kind {
 	case "insect":
-		t.validateInsect(ptr, verr)
+		t.validateInsect(verr)
 	case "mail":
-		t.validateMail(ptr, verr)
+		t.validateMail(verr)
 	case "":
-		verr.Add(ptr+"/kind", "say whether the tile is an insect or a mail")
+		verr.Add("/kind", "say whether the tile is an insect or a mail")
 	default:
-		verr.Add(ptr+"/kind", "%q is not a kind of tile; use insect or mail", t.Kind)
+		verr.Add("/kind", "%q is not a kind of tile; use insect or mail", t.Kind)
 	}
 }
 
@@ -420,39 +460,37 @@ func insectaCheckCoord(verr *ValidationError, ptr, what string, v *int, size int
 	}
 }
 
-func (t insectaTile) validateInsect(ptr string, verr *ValidationError) {
-	insectaRequireEnum(verr, ptr+"/continent", "continent", t.Continent, insectaContinents)
-	insectaOptionalEnum(verr, ptr+"/order", "order", t.Order, insectaOrders)
-	insectaOptionalEnum(verr, ptr+"/size", "size", t.Size, insectaSizes)
+func (t *insectaTile) validateInsect(verr *ValidationError) {
+	insectaRequireEnum(verr, "/continent", "continent", t.Continent, insectaContinents)
+	insectaOptionalEnum(verr, "/order", "order", t.Order, insectaOrders)
+	insectaOptionalEnum(verr, "/size", "size", t.Size, insectaSizes)
 	// A wreath is optional: most insects are nobody's favourite.
-	if t.Wreath != nil && *t.Wreath != "" {
-		insectaCheckEnum(verr, ptr+"/wreath", "researcher", *t.Wreath, insectaResearchers)
-	}
+	insectaOptionalEnum(verr, "/wreath", "researcher", t.Wreath, insectaResearchers)
 	if t.Name != nil && utf8.RuneCountInString(*t.Name) > insectaMaxInsectName {
-		verr.Add(ptr+"/name", "an insect's name can be at most %d characters", insectaMaxInsectName)
+		verr.Add("/name", "an insect's name can be at most %d characters", insectaMaxInsectName)
 	}
-	insectaForbid(verr, ptr, "an insect", "institution", t.Institution != nil)
-	insectaForbid(verr, ptr, "an insect", "points", t.Points != nil)
-	insectaForbid(verr, ptr, "an insect", "scored", t.Scored != nil)
+	insectaForbid(verr, "an insect", "institution", t.Institution != nil)
+	insectaForbid(verr, "an insect", "points", t.Points != nil)
+	insectaForbid(verr, "an insect", "scored", t.Scored != nil)
 }
 
-func (t insectaTile) validateMail(ptr string, verr *ValidationError) {
-	insectaOptionalEnum(verr, ptr+"/institution", "institution", t.Institution, insectaInstitutions)
+func (t *insectaTile) validateMail(verr *ValidationError) {
+	insectaOptionalEnum(verr, "/institution", "institution", t.Institution, insectaInstitutions)
 	if t.Points != nil && (*t.Points < 1 || *t.Points > insectaMaxMailPoints) {
-		verr.Add(ptr+"/points", "a mail is worth 1 to %d points, not %d", insectaMaxMailPoints, *t.Points)
+		verr.Add("/points", "a mail is worth 1 to %d points, not %d", insectaMaxMailPoints, *t.Points)
 	}
-	insectaForbid(verr, ptr, "a mail", "name", t.Name != nil)
-	insectaForbid(verr, ptr, "a mail", "continent", t.Continent != nil)
-	insectaForbid(verr, ptr, "a mail", "order", t.Order != nil)
-	insectaForbid(verr, ptr, "a mail", "size", t.Size != nil)
-	insectaForbid(verr, ptr, "a mail", "wreath", t.Wreath != nil)
+	insectaForbid(verr, "a mail", "name", t.Name != nil)
+	insectaForbid(verr, "a mail", "continent", t.Continent != nil)
+	insectaForbid(verr, "a mail", "order", t.Order != nil)
+	insectaForbid(verr, "a mail", "size", t.Size != nil)
+	insectaForbid(verr, "a mail", "wreath", t.Wreath != nil)
 }
 
 // insectaForbid reports a field that belongs to the other kind of tile, which
 // usually means the kind was chosen wrongly.
-func insectaForbid(verr *ValidationError, ptr, tile, field string, given bool) {
+func insectaForbid(verr *ValidationError, tile, field string, given bool) {
 	if given {
-		verr.Add(ptr+"/"+field, "%s tile has no %q field; remove it or change the tile's kind", tile, field)
+		verr.Add("/"+field, "%s tile has no %q field; remove it or change the tile's kind", tile, field)
 	}
 }
 
@@ -462,14 +500,14 @@ func insectaRequireEnum(verr *ValidationError, ptr, what string, v *string, opts
 		verr.Add(ptr, "choose the %s", what)
 		return
 	}
-	insectaCheckEnum(verr, ptr, what, *v, opts)
+	insectaCheckEnum(verr, "", ptr, what, *v, opts)
 }
 
 // insectaOptionalEnum checks an enumerated field that may be left out (nil
 // or empty).
 func insectaOptionalEnum(verr *ValidationError, ptr, what string, v *string, opts []Option) {
 	if v != nil && *v != "" {
-		insectaCheckEnum(verr, ptr, what, *v, opts)
+		insectaCheckEnum(verr, "", ptr, what, *v, opts)
 	}
 }
 
@@ -481,16 +519,17 @@ func insectaText(v *string) string {
 	return *v
 }
 
-// insectaCheckEnum reports a value that is not one of opts, listing them.
-func insectaCheckEnum(verr *ValidationError, ptr, what, v string, opts []Option) {
-	if insectaLabel(opts, v) != "" {
+// insectaCheckEnum reports a value that is not one of opts, listing them,
+// at base+field: the pointer is built only for a problem.
+func insectaCheckEnum(verr *ValidationError, base, field, what, v string, opts []Option) {
+	if insectaIndex(opts, v) >= 0 {
 		return
 	}
 	ids := make([]string, len(opts))
 	for i, o := range opts {
 		ids[i] = o.ID
 	}
-	verr.Add(ptr, "%q is not a known %s; use one of %s", v, what, strings.Join(ids, ", "))
+	verr.Add(base+field, "%q is not a known %s; use one of %s", v, what, strings.Join(ids, ", "))
 }
 
 // insectaIndex returns the position of id in opts, or -1.
@@ -569,31 +608,69 @@ func (b *insectaBoard) cells() (cells [insectaRows][insectaCols]int, overlaps []
 // exactly when all tiles are linked into one group, and the tiles outside the
 // largest group, which looseTiles returns, are the ones that break the rules.
 func (b *insectaBoard) looseTiles(cells *[insectaRows][insectaCols]int) []int {
-	group := b.groups(cells)
-	sizes := map[int]int{}
-	for _, g := range group {
-		if g >= 0 {
-			sizes[g]++
+	// The groups are sets of cells (insectaBit), found in tile order, so
+	// on a tie in size the group holding the earliest tile stays and the
+	// later ones are reported.
+	var insects, mails, grouped uint64
+	for r := range cells {
+		for c, n := range cells[r] {
+			switch {
+			case n == 0:
+			case b.Tiles[n-1].Kind == "insect":
+				insects |= insectaBit(r, c)
+			default:
+				mails |= insectaBit(r, c)
+			}
 		}
 	}
-	if len(sizes) < 2 {
+	var groups [insectaRows * insectaCols]uint64
+	count := 0
+	for n := range b.Tiles {
+		r, c, ok := b.Tiles[n].placed()
+		if !ok || cells[r][c] != n+1 || grouped&insectaBit(r, c) != 0 {
+			continue
+		}
+		groups[count] = insectaGroup(insectaBit(r, c), insects, mails)
+		grouped |= groups[count]
+		count++
+	}
+	if count < 2 {
 		return nil
 	}
-	// Groups are numbered in tile order, so on a tie in size the group
-	// holding the earliest tile stays and the later ones are reported.
-	keep := 0
-	for g := 1; g < len(sizes); g++ {
-		if sizes[g] > sizes[keep] {
+	keep := groups[0]
+	for _, g := range groups[1:count] {
+		if bits.OnesCount64(g) > bits.OnesCount64(keep) {
 			keep = g
 		}
 	}
 	var out []int
-	for n, g := range group {
-		if g >= 0 && g != keep {
+	for n := range b.Tiles {
+		if r, c, ok := b.Tiles[n].placed(); ok && cells[r][c] == n+1 && keep&insectaBit(r, c) == 0 {
 			out = append(out, n)
 		}
 	}
 	return out
+}
+
+// insectaBit is the cell on row r, column c in a set of cells: bit
+// 8r+c. The columns past the sixth stay empty, so that a shift by a
+// neighbour's offset never wraps a row's edge onto the next row.
+func insectaBit(r, c int) uint64 { return 1 << (r*8 + c) }
+
+// insectaGroup is the group of the tiles linked, directly or not, to the
+// ones in group, given where the insects and the mails lie: an insect and
+// a mail side by side, two insects or two mails corner to corner.
+func insectaGroup(group, insects, mails uint64) uint64 {
+	side := func(x uint64) uint64 { return x<<1 | x>>1 | x<<8 | x>>8 }
+	corner := func(x uint64) uint64 { return x<<7 | x>>7 | x<<9 | x>>9 }
+	for {
+		i, m := group&insects, group&mails
+		next := group | side(i)&mails | side(m)&insects | corner(i)&insects | corner(m)&mails
+		if next == group {
+			return group
+		}
+		group = next
+	}
 }
 
 // insectaPlacementRule is the rulebook's placement rule for a kind of tile.
@@ -604,71 +681,25 @@ func insectaPlacementRule(kind string) string {
 	return "a mail must touch an insect orthogonally or a mail diagonally"
 }
 
-// groups numbers the linked groups of the tiles on cells, in tile order;
-// tiles not on cells (bad position, kind or overlap) get -1.
-func (b *insectaBoard) groups(cells *[insectaRows][insectaCols]int) []int {
-	group := make([]int, len(b.Tiles))
-	for n := range group {
-		group[n] = -1
-	}
-	next := 0
-	for n, t := range b.Tiles {
-		r, c, ok := t.placed()
-		if !ok || cells[r][c] != n+1 || group[n] >= 0 {
-			continue
-		}
-		b.flood(cells, group, r, c, next)
-		next++
-	}
-	return group
-}
-
-// flood gives group g to every tile linked, directly or not, to the tile on
-// row r, column c.
-func (b *insectaBoard) flood(cells *[insectaRows][insectaCols]int, group []int, r, c, g int) {
-	stack := [][2]int{{r, c}}
-	group[cells[r][c]-1] = g
-	for len(stack) > 0 {
-		p := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		kind := b.Tiles[cells[p[0]][p[1]]-1].Kind
-		for dr := -1; dr <= 1; dr++ {
-			for dc := -1; dc <= 1; dc++ {
-				nr, nc := p[0]+dr, p[1]+dc
-				if (dr == 0 && dc == 0) || nr < 0 || nr >= insectaRows || nc < 0 || nc >= insectaCols {
-					continue
-				}
-				m := cells[nr][nc] - 1
-				if m < 0 || group[m] >= 0 {
-					continue
-				}
-				side := dr == 0 || dc == 0
-				if side != (b.Tiles[m].Kind == kind) {
-					group[m] = g
-					stack = append(stack, [2]int{nr, nc})
-				}
-			}
-		}
-	}
-}
-
 // validateMedals checks each claimed medal: a known id, claimed once (a
 // second claim moves the marker on the same tile), and a marker level.
 func (b *insectaBoard) validateMedals(base string, verr *ValidationError) {
-	seen := map[string]bool{}
+	var seen uint32 // the medals listed, a bit each
 	for n, m := range b.Medals {
 		before := len(verr.Errors)
 		const ptr = "" // the medal's pointer is put before its problems' at the end
+		i := insectaIndex(insectaMedals, m.Medal)
 		switch {
 		case m.Medal == "":
 			verr.Add(ptr+"/medal", "choose the medal")
-		case insectaLabel(insectaMedals, m.Medal) == "":
+		case i < 0:
 			verr.Add(ptr+"/medal", "%q is not a medal; use for example continent:africa, order:coleoptera, size:small, institution:entomological-society or institution:any", m.Medal)
-		case seen[m.Medal]:
+		case seen&(1<<i) != 0:
 			verr.Add(ptr+"/medal", "%s is already listed; a medal is claimed once and its marker moved up later",
-				insectaLabel(insectaMedals, m.Medal))
+				insectaMedals[i].Label)
+		default:
+			seen |= 1 << i
 		}
-		seen[m.Medal] = true
 		switch {
 		case m.Level == nil:
 			verr.Add(ptr+"/level", "give the level of your marker on this medal")
@@ -685,8 +716,8 @@ func (b *insectaBoard) validateMedals(base string, verr *ValidationError) {
 // the sources of each line: the track and the fragments, each wreathed
 // insect, the first insect of each continent when all five are there, and
 // one insect of each different name. They share one backing array.
-func (b *insectaBoard) score(base string, oneFragment int) Scored {
-	buf := make([]Source, 0, 2+len(insectaContinents)+2*len(b.Tiles))
+func (b *insectaBoard) score(base string, oneFragment int, bufs *insectaBuffers) Scored {
+	buf := bufs.take(insectaSources(b))
 	trackSrc := insectaSource(&buf, "/track", b.Track, "")
 	favStart := len(buf)
 	favourites := 0
@@ -720,15 +751,37 @@ func (b *insectaBoard) score(base string, oneFragment int) Scored {
 	fragSrc := insectaSource(&buf, "/fragments", fragments, "")
 	points := [4]int{b.Track, insectaPerFavourite * favourites, bonus, fragments}
 	sources := [4][]Source{trackSrc, favSrc, contSrc, fragSrc}
-	s := Scored{Breakdown: make([]Line, len(points))}
+	s := Scored{Breakdown: bufs.lines[:len(points):len(points)], Tiebreaks: bufs.tiebreaks[:1:1]}
+	bufs.lines, bufs.tiebreaks = bufs.lines[len(points):], bufs.tiebreaks[1:]
 	for i, p := range points {
 		s.Breakdown[i] = Line{Key: insectaBreakdown[i].ID, Label: insectaBreakdown[i].Label, Points: p, Sources: sources[i]}
 		s.Total += p
 	}
 	distinct := b.distinctInsects(buf[len(buf):len(buf):cap(buf)])
-	s.Tiebreaks = []Tiebreak{{Key: insectaTiebreak.ID, Label: insectaTiebreak.Label, Value: len(distinct), Sources: distinct}}
+	s.Tiebreaks[0] = Tiebreak{Key: insectaTiebreak.ID, Label: insectaTiebreak.Label, Value: len(distinct), Sources: distinct}
 	s.Warnings = b.warnings(base)
 	return s
+}
+
+// insectaSources bounds the sources of a board's score: the track and the
+// fragments, a first insect of each continent, and for each tile at most
+// a favourite and a different insect.
+func insectaSources(b *insectaBoard) int {
+	return 2 + len(insectaContinents) + 2*len(b.Tiles)
+}
+
+// insectaBuffers are the blocks the scores of a table's boards share.
+type insectaBuffers struct {
+	sources   []Source // the free capacity only
+	lines     []Line
+	tiebreaks []Tiebreak
+}
+
+// take returns an empty list with room for n sources, cut from the block.
+func (bufs *insectaBuffers) take(n int) []Source {
+	buf := bufs.sources[:0:n]
+	bufs.sources = bufs.sources[n:n:cap(bufs.sources)]
+	return buf
 }
 
 // insectaSource appends a source for points at ptr to buf, when there are
@@ -765,29 +818,39 @@ func insectaFragmentPoints(fragments, oneFragment int) int {
 // unnamed small Asian beetle, which may be the same species: a missing
 // trait never merges tiles that show different ones.
 func (b *insectaBoard) distinctInsects(src []Source) []Source {
-	// An unnamed insect's key is its traits, kept apart from names.
+	// A species is a name, or an unnamed insect's traits, kept apart
+	// from names. A collection holds at most 24 tiles, so the species
+	// seen are compared one by one.
 	type species struct {
 		name                   string
+		plain                  bool // plainName(name)
 		unnamed                bool
 		continent, order, size string
 	}
-	seen := make(map[species]bool, len(b.Tiles))
-	for n, t := range b.Tiles {
+	var kept [insectaRows * insectaCols]species
+	seen := kept[:0]
+	for n := range b.Tiles {
+		t := &b.Tiles[n]
 		if t.Kind != "insect" {
 			continue
 		}
 		name := strings.TrimSpace(insectaText(t.Name))
-		key := species{name: NameKey(name)}
+		key := species{name: name, plain: plainName(name)}
 		label := name
 		if name == "" {
 			order, size := insectaText(t.Order), insectaText(t.Size)
 			key = species{unnamed: true, continent: *t.Continent, order: order, size: size}
 			label = insectaTraits(*t.Continent, order, size)
 		}
-		if seen[key] {
+		if slices.ContainsFunc(seen, func(s species) bool {
+			if s.unnamed || key.unnamed {
+				return s == key
+			}
+			return sameName(s.name, s.plain, key.name, key.plain)
+		}) {
 			continue
 		}
-		seen[key] = true
+		seen = append(seen, key)
 		src = append(src, Source{Pointer: indexPointer(insectaTilePointers, "/tiles/", n), Points: 1, Label: label})
 	}
 	return src

@@ -414,15 +414,15 @@ func insectariumCheckBag(boards []*insectariumBoard, sheets []*totalsSheet, pool
 // bonuses taken as points, and the cards whose tools count for the
 // tiebreak; all of them share one backing array.
 func (b *insectariumBoard) score(base string) Scored {
-	const cells = insectariumSize * insectariumSize
-	buf := make([]Source, 0, 3*cells+2)
-	rowSrc, colSrc := buf[0:0:cells], buf[cells:cells:2*cells]
+	const cells = insectariumCards
+	buf := make([]Source, 3*cells+2)
+	rowSrc, colSrc := buf[:0:cells], buf[cells:][:0:cells]
 	var rows, cols int
 	for i := range insectariumSize {
-		rows += b.line(insectariumToken(b.RowTokens, i), i, -1, &rowSrc)
-		cols += b.line(insectariumToken(b.ColTokens, i), -1, i, &colSrc)
+		rows += b.line(insectariumToken(b.RowTokens, i), i, false, &rowSrc)
+		cols += b.line(insectariumToken(b.ColTokens, i), i, true, &colSrc)
 	}
-	other := buf[2*cells : 2*cells : 2*cells+2]
+	other := buf[2*cells:][:0:2]
 	supply := b.Supply / 2
 	supplySrc := insectariumSource(&other, "/supply", supply)
 	bonus := insectariumToolSet * b.ToolBonusesForPoints
@@ -437,7 +437,7 @@ func (b *insectariumBoard) score(base string) Scored {
 		},
 		Warnings: []FieldError{},
 	}
-	toolSrc := buf[2*cells+2 : 2*cells+2 : 3*cells+2]
+	toolSrc := buf[2*cells+2:][:0:cells]
 	tools := b.toolCounts(&toolSrc)
 	s.Tiebreaks = []Tiebreak{{Key: "displayTools", Label: "display tools", Value: tools[0] + tools[1] + tools[2], Sources: toolSrc}}
 	if w, ok := b.bonusWarning(base, tools); ok {
@@ -456,16 +456,14 @@ func insectariumSource(buf *[]Source, ptr string, points int) []Source {
 	return (*buf)[len(*buf)-1 : len(*buf) : len(*buf)]
 }
 
-// line scores row r (c < 0) or column c (r < 0) under token, appending a
-// source for every card that scores to src.
-func (b *insectariumBoard) line(token string, r, c int, src *[]Source) int {
+// line scores row i, or column i when column is true, under token,
+// appending a source for every card that scores to src.
+func (b *insectariumBoard) line(token string, i int, column bool, src *[]Source) int {
 	sum := 0
 	for k := range insectariumSize {
-		row, col := r, c
-		if r < 0 {
-			row = k
-		} else {
-			col = k
+		row, col := i, k
+		if column {
+			row, col = k, i
 		}
 		if p := insectariumCardPoints(token, b.card(row, col)); p != 0 {
 			sum += p

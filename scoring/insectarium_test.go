@@ -142,22 +142,23 @@ func TestInsectariumRulebookExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	tests := []struct {
-		name  string
-		token string
-		r, c  int // the row (c < 0) or the column (r < 0)
-		want  int
+		name   string
+		token  string
+		i      int // the row, or the column
+		column bool
+		want   int
 	}{
-		{"Green Column", "green", -1, 0, 4},
-		{"Black Column", "black", -1, 1, 4},
-		{"Yellow Column", "yellow", -1, 2, 5},
-		{"Moth Row", "moth", 0, -1, 2},
-		{"Butterfly Row", "butterfly", 1, -1, 8},
-		{"Beetle Row", "beetle", 2, -1, 5},
+		{"Green Column", "green", 0, true, 4},
+		{"Black Column", "black", 1, true, 4},
+		{"Yellow Column", "yellow", 2, true, 5},
+		{"Moth Row", "moth", 0, false, 2},
+		{"Butterfly Row", "butterfly", 1, false, 8},
+		{"Beetle Row", "beetle", 2, false, 5},
 	}
 	for _, tt := range tests {
 		t.Run("Example - End of Game Scoring: "+tt.name, func(t *testing.T) {
 			var src []Source
-			if got := b.line(tt.token, tt.r, tt.c, &src); got != tt.want {
+			if got := b.line(tt.token, tt.i, tt.column, &src); got != tt.want {
 				t.Errorf("got %d, want %d", got, tt.want)
 			}
 			sum := 0

@@ -43,8 +43,8 @@ func unmarshalOnePass(raw []byte, v any) bool {
 
 // readScoreRequest is readRequest (fastjson.go): a body it reads is valid
 // JSON and valid text, with no NUL, so nothing is left to check.
-func readScoreRequest(body []byte, req *Request) bool {
-	if readRequest(body, req) {
+func readScoreRequest(body []byte, req *Request, game string) bool {
+	if readRequest(body, req, game) {
 		return true
 	}
 	*req = Request{}

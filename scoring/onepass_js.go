@@ -7,4 +7,4 @@ func unmarshalOnePass([]byte, any) bool { return false }
 
 // readScoreRequest is the hand-written reader of onepass.go, which the
 // browser's engine goes without too.
-func readScoreRequest([]byte, *Request) bool { return false }
+func readScoreRequest([]byte, *Request, string) bool { return false }

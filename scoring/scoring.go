@@ -74,6 +74,9 @@ type Spec struct {
 type PlayerInput struct {
 	Name  string          `json:"name"`
 	Board json.RawMessage `json:"board"`
+	// read is Board as the score request's reader decoded it in the
+	// same pass (fastjson.go), or nil: the game decodes Board.
+	read any
 }
 
 // Request is a set of boards to score together, as at one table. It is
@@ -173,12 +176,14 @@ func (e *ValidationError) prefix(from int, ptr string) {
 	}
 }
 
-// Err returns e as an error if it holds any problem, and nil otherwise.
+// Err returns the problems of e as an error if it holds any, and nil
+// otherwise. The error is a ValidationError of its own, so that e can
+// stay a local variable of the caller instead of escaping to the heap.
 func (e *ValidationError) Err() error {
 	if len(e.Errors) == 0 {
 		return nil
 	}
-	return e
+	return &ValidationError{Errors: e.Errors}
 }
 
 // Scored is what a game computes for one player.
@@ -398,13 +403,14 @@ func Score(g Game, req Request) (*Result, error) {
 // given id, as POST /api/v1/games/{id}/score and the browser's engine do:
 // an unknown game is a 404 and a missing or malformed body a 400
 // (RequestError), wrong fields and broken rules a 422 (ValidationError).
+// The result keeps nothing of body, which the caller may reuse.
 func ScoreJSON(gameID string, body []byte) (*Result, error) {
 	g, err := Find(gameID)
 	if err != nil {
 		return nil, err
 	}
 	var req Request
-	if err := decodeScoreRequest(body, &req); err != nil {
+	if err := decodeScoreRequest(body, &req, gameID); err != nil {
 		return nil, err
 	}
 	return Score(g, req)
@@ -433,13 +439,25 @@ func NameKey(name string) string {
 // printable ASCII (so nothing invisible, and no white space but the
 // space), single spaces, and no space at either end. Most names are.
 func plainName(name string) bool {
+	prev := byte(' ') // as if a space came before: none may start the name
 	for i := 0; i < len(name); i++ {
 		c := name[i]
-		if c < ' ' || c > '~' || c == ' ' && (i == 0 || i == len(name)-1 || name[i-1] == ' ') {
+		if c < ' ' || c > '~' || c == ' ' && prev == ' ' {
 			return false
 		}
+		prev = c
 	}
-	return true
+	return name == "" || prev != ' ' // nor end it
+}
+
+// sameName says whether NameKey(a) == NameKey(b), given whether each
+// is a plainName, without building the keys of plain names: two plain
+// names are the same when they differ at most in case.
+func sameName(a string, aPlain bool, b string, bPlain bool) bool {
+	if aPlain && bPlain {
+		return strings.EqualFold(a, b)
+	}
+	return NameKey(a) == NameKey(b)
 }
 
 // better reports whether a beats b by total and then the tiebreak chain.
@@ -458,7 +476,7 @@ func better(a, b Scored) int {
 // rank assigns competition ranks ("1, 1, 3"): a player's rank is one more
 // than the number of players strictly ahead after total and tiebreaks.
 func rank(game string, players []PlayerInput, ev *Evaluation, complete bool) *Result {
-	res := &Result{Game: game, Complete: complete, Winners: []int{}, Results: make([]PlayerResult, len(players))}
+	res := &Result{Game: game, Complete: complete, Winners: make([]int, 0, len(players)), Results: make([]PlayerResult, len(players))}
 	for i, s := range ev.Players {
 		r := 1
 		for j, o := range ev.Players {
@@ -566,10 +584,8 @@ func namesOf(res *Result, idx []int) []string {
 	return out
 }
 
+// joinNames lists two or more names: "Ana, Bo and Cy".
 func joinNames(names []string) string {
-	if len(names) <= 1 {
-		return strings.Join(names, "")
-	}
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 

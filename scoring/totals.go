@@ -171,8 +171,20 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // boardPointer is the pointer of player i's board in a request.
 func boardPointer(i int) string {
+	if i < len(boardPointers) {
+		return boardPointers[i]
+	}
 	return "/players/" + strconv.Itoa(i) + "/board"
 }
+
+// boardPointers are the first boards' pointers, built once so that
+// scoring a table does not build them.
+var boardPointers = func() (out [8]string) {
+	for i := range out {
+		out[i] = "/players/" + strconv.Itoa(i) + "/board"
+	}
+	return out
+}()
 
 // indexPointers returns prefix+"0" … prefix+(n-1), the pointers of a
 // list's elements, built once so that scoring a board does not build them.

@@ -1,0 +1,148 @@
+package scoring
+
+import (
+	"errors"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// Tests at the edges gremlins (mutation testing, see the README) found
+// unguarded: each fails if a bound or an operator in the code it names
+// moves by one.
+
+// TestPlainName holds plainName to its definition, at each end of the
+// printable ASCII range and with a space at each place, and NameKey to
+// the same key whichever way it takes.
+func TestPlainName(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		plain bool
+	}{
+		{"", true}, {"Ana", true}, {"Ana Lena", true}, {"A B C", true}, {"!", true}, {"~", true}, {"a~b!", true},
+		{" ", false}, {" Ana", false}, {"Ana ", false}, {"Ana  Lena", false}, {"A\tB", false}, {"A\x1fB", false},
+		{"A\x7fB", false}, {"Zoë", false}, {"A\u200bna", false},
+	} {
+		if got := plainName(tt.name); got != tt.plain {
+			t.Errorf("plainName(%q) = %v, want %v", tt.name, got, tt.plain)
+		}
+		folded := strings.Map(func(r rune) rune {
+			if invisible(r) {
+				return -1
+			}
+			return r
+		}, tt.name)
+		if got, want := NameKey(tt.name), strings.ToLower(strings.Join(strings.Fields(folded), " ")); got != want {
+			t.Errorf("NameKey(%q) = %q, want %q", tt.name, got, want)
+		}
+	}
+}
+
+// TestTotalsIDs lists a sheet's ids as a message does, from one id to
+// several.
+func TestTotalsIDs(t *testing.T) {
+	fields := []TotalsField{{ID: "a"}, {ID: "b"}, {ID: "c"}, {ID: "d"}}
+	for n, want := range []string{"", "a", "a or b", "a, b or c", "a, b, c or d"} {
+		if got := totalsIDs(fields[:n]); got != want {
+			t.Errorf("totalsIDs(%d fields) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// TestPointersPastTheirTables wants the pointers built once and those
+// built for an index past them to be the same pointers, on each side of
+// the edge.
+func TestPointersPastTheirTables(t *testing.T) {
+	for i := range len(boardPointers) + 3 {
+		if got, want := boardPointer(i), "/players/"+strconv.Itoa(i)+"/board"; got != want {
+			t.Errorf("boardPointer(%d) = %q, want %q", i, got, want)
+		}
+	}
+	built := indexPointers("/tiles/", 3)
+	for i := range 6 {
+		if got, want := indexPointer(built, "/tiles/", i), "/tiles/"+strconv.Itoa(i); got != want {
+			t.Errorf("indexPointer(%d) = %q, want %q", i, got, want)
+		}
+	}
+}
+
+// TestDecodeStrictEdges: what the fast decoders leave to encoding/json (a
+// member given twice, a name in another case) decodes as it always did,
+// data after the value is refused, a list holding a list where tiles go
+// is pointed at, not the board, and so is an unknown member.
+func TestDecodeStrictEdges(t *testing.T) {
+	for _, tt := range []struct {
+		raw   string
+		track int
+	}{{`{"track":3,"track":4}`, 4}, {`{"Track":5}`, 5}} {
+		var b insectaBoard
+		if err := DecodeBoard([]byte(tt.raw), "/players/0/board", &b); err != nil || b.Track != tt.track {
+			t.Errorf("DecodeBoard(%s) = %v, track %d; want track %d", tt.raw, err, b.Track, tt.track)
+		}
+	}
+	var b insectaBoard
+	if err := DecodeStrict([]byte(`{"track":1} {"track":2}`), "/players/0/board", &b); err == nil {
+		t.Error("DecodeStrict reads a board with data after it")
+	}
+	err := DecodeBoard([]byte(`{"tiles":[[1]]}`), "/players/0/board", &b)
+	var verr *ValidationError
+	if !errors.As(err, &verr) || len(verr.Errors) != 1 || !strings.HasPrefix(verr.Errors[0].Pointer, "/players/0/board/tiles") {
+		t.Errorf("DecodeBoard({\"tiles\":[[1]]}) = %v, want one error within /players/0/board/tiles", err)
+	}
+	// An unknown member is found past a list given where a number goes.
+	err = DecodeBoard([]byte(`{"tiles":[{"bogus":1}],"fragments":[1]}`), "/players/0/board", &b)
+	if !errors.As(err, &verr) || len(verr.Errors) != 1 || verr.Errors[0].Pointer != "/players/0/board/tiles/0/bogus" {
+		t.Errorf("DecodeBoard of an unknown member = %v, want one error at /players/0/board/tiles/0/bogus", err)
+	}
+}
+
+// TestJSONField finds fields as encoding/json does: by their json name in
+// any case, by the Go name only when there is none, never a "-" field.
+func TestJSONField(t *testing.T) {
+	typ := reflect.TypeFor[struct {
+		A int `json:"b"`
+		C int
+		D int `json:"-"`
+	}]()
+	for key, want := range map[string]string{"b": "A", "B": "A", "a": "", "c": "C", "C": "C", "d": "", "-": ""} {
+		f, ok := jsonField(typ, key)
+		if ok != (want != "") || f.Name != want {
+			t.Errorf("jsonField(%q) = %q, %v; want %q", key, f.Name, ok, want)
+		}
+	}
+}
+
+// levelGame is a game whose every table ends level, on a total named
+// label.
+type levelGame struct{ label string }
+
+func (levelGame) Spec() Spec {
+	return Spec{Info: Info{ID: "level", Name: "Level", MinPlayers: 1, MaxPlayers: 4}}
+}
+
+func (g levelGame) Evaluate(players []PlayerInput, _ map[string]int) (*Evaluation, error) {
+	ev := &Evaluation{Players: make([]Scored, len(players)), Complete: true, TotalLabel: g.label}
+	for i := range ev.Players {
+		ev.Players[i].Total = 7
+	}
+	return ev, nil
+}
+
+// TestTieNamesTheTotal: a shared win names the game's total ("guests"),
+// and points when the game names none.
+func TestTieNamesTheTotal(t *testing.T) {
+	req := Request{Players: []PlayerInput{{Name: "Ana"}, {Name: "Bo"}, {Name: "Cy"}}}
+	for label, want := range map[string]string{
+		"guests": "Ana, Bo and Cy share the victory: level on 7 guests and on every tiebreak",
+		"":       "Ana, Bo and Cy share the victory: level on 7 points and on every tiebreak",
+	} {
+		res, err := Score(levelGame{label}, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Tiebreak != want {
+			t.Errorf("label %q: tiebreak %q, want %q", label, res.Tiebreak, want)
+		}
+	}
+}
