@@ -143,6 +143,9 @@ var migrations = []migration{
 		`CREATE INDEX rating_history_group_time ON rating_history (group_id, game, finished_at, play_id)`,
 		`DROP INDEX rating_history_group`,
 	)},
+	// A player's page reads score counts and head-to-head records kept
+	// up to date by every change to the plays (figures.go).
+	{ID: 11, Name: "score counts and head-to-head", Up: migrateFigures},
 }
 
 // rekeyNames is migration 7: names are matched by nameKey now, which also

@@ -202,8 +202,16 @@ func (s *Store) EditPlay(ctx context.Context, group, id string, lp LoggedPlay, r
 			return err
 		}
 		now := make([]string, len(entries))
+		seated := make([]seatedResult, len(entries))
 		for i, e := range entries {
 			now[i] = e.playerID
+			seated[i] = seatedResult{PlayerID: e.playerID, Total: e.result.Total, Rank: e.result.Rank, Winner: e.result.Winner}
+		}
+		f := newFigures()
+		f.addPlay(group, old.Game, was, -1)
+		f.addPlay(group, row.Game, seated, 1)
+		if err := f.write(tx); err != nil {
+			return err
 		}
 		return markRebuild(tx, group, row.Game, row.FinishedAt, id, now)
 	})
@@ -231,6 +239,9 @@ func (s *Store) DeletePlay(ctx context.Context, group, id string) error {
 			return err
 		}
 		if err := tx.Delete(&playRow{}, "id = ?", id).Error; err != nil {
+			return err
+		}
+		if err := countPlay(tx, group, old.Game, was, -1); err != nil {
 			return err
 		}
 		return markRebuild(tx, group, old.Game, old.FinishedAt, id, playersOf(was))
@@ -538,6 +549,9 @@ func (s *Store) recordPlayers(tx *gorm.DB, play playRow, entries []entry) error 
 	seated := make([]seatedResult, len(entries))
 	for i, e := range entries {
 		seated[i] = seatedResult{PlayerID: e.playerID, Total: e.result.Total, Rank: e.result.Rank, Winner: e.result.Winner}
+	}
+	if err := countPlay(tx, play.GroupID, play.Game, seated, 1); err != nil {
+		return err
 	}
 	return stepOrMark(tx, play, seated, len(later) > 0)
 }
