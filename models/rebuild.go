@@ -146,13 +146,33 @@ func playResults(tx *gorm.DB, playID string) ([]seatedResult, error) {
 	return out, err
 }
 
-// Batch sizes of a rebuild. A walk step replays rebuildPlays plays and a
-// finishing step computes the figures of rebuildPlayers players: each
-// holds the writer for a few milliseconds.
+// Batch sizes of a rebuild. A walk step replays at most rebuildPlays
+// plays, as many as fit in walkBudget at the pace of the step before (at
+// least minWalkPlays), and a finishing step computes the figures of
+// rebuildPlayers players: each holds the writer for a few milliseconds,
+// so that a request waiting behind one waits little.
 const (
 	rebuildPlays   = 100
+	minWalkPlays   = 5
+	firstWalkPlays = 20
+	walkBudget     = 10 * time.Millisecond
 	rebuildPlayers = 50
 )
+
+// walkStepSize is the size of the walk step after one of size that
+// replayed plays in took: what fits in walkBudget at that pace, within
+// [minWalkPlays, rebuildPlays]. It shrinks at once, and grows only
+// halfway there, so one quick step does not make the next one long.
+func walkStepSize(size, plays int, took time.Duration) int {
+	if plays <= 0 || took <= 0 {
+		return size
+	}
+	fit := int(min(int64(walkBudget)*int64(plays)/int64(took), rebuildPlays))
+	if fit > size {
+		fit = (size + fit) / 2
+	}
+	return min(max(fit, minWalkPlays), rebuildPlays)
+}
 
 // rebuildPoll is how often the worker looks for rebuilds it was not told
 // of: another replica's that stopped, a group that was being imported.
@@ -365,8 +385,13 @@ func (s *Store) holdRebuild(ctx context.Context, k rebuildKey) (release func(), 
 // rebuildStep does one step of a rebuild: a batch of the walk, or of the
 // changed players' figures. It reports whether the rebuild is over.
 func (s *Store) rebuildStep(ctx context.Context, k rebuildKey) (bool, error) {
-	var job *rebuildRow
+	var (
+		job    *rebuildRow
+		start  time.Time
+		walked int
+	)
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		start = time.Now() // the writer is ours from here
 		if err := lockGroup(tx, k.group); err != nil {
 			return err
 		}
@@ -381,8 +406,13 @@ func (s *Store) rebuildStep(ctx context.Context, k rebuildKey) (bool, error) {
 		if job.Walked {
 			return nil
 		}
-		return s.walkBatch(tx, job)
+		var err error
+		walked, err = s.walkBatch(tx, job)
+		return err
 	})
+	if err == nil && walked > 0 && s.rebuildSize == 0 {
+		s.walkSize = walkStepSize(s.walkSize, walked, time.Since(start))
+	}
 	switch {
 	case errors.Is(err, ErrNotFound):
 		return true, nil // the group is gone, and its rebuilds with it
@@ -397,9 +427,13 @@ func (s *Store) rebuildStep(ctx context.Context, k rebuildKey) (bool, error) {
 }
 
 // walkBatch replays the next batch of plays of a rebuild and moves its
-// point past them; job.Walked becomes true when no play is left.
-func (s *Store) walkBatch(tx *gorm.DB, job *rebuildRow) error {
-	size := rebuildPlays
+// point past them; job.Walked becomes true when no play is left. It
+// returns how many plays it replayed.
+func (s *Store) walkBatch(tx *gorm.DB, job *rebuildRow) (int, error) {
+	size := s.walkSize
+	if size <= 0 {
+		size = firstWalkPlays
+	}
 	if s.rebuildSize > 0 {
 		size = s.rebuildSize
 	}
@@ -408,7 +442,7 @@ func (s *Store) walkBatch(tx *gorm.DB, job *rebuildRow) error {
 		Where("group_id = ? AND game = ? AND (finished_at, id) >= (?, ?)", job.GroupID, job.Game, job.FromAt, job.FromID).
 		Order("finished_at, id").Limit(size + 1).Find(&plays).Error
 	if err != nil {
-		return err
+		return 0, err
 	}
 	more := len(plays) > size
 	batch := plays[:min(len(plays), size)]
@@ -427,7 +461,7 @@ func (s *Store) walkBatch(tx *gorm.DB, job *rebuildRow) error {
 		err := tx.Model(&playPlayerRow{}).Select("play_id", "player_id", "total", "rank", "winner").
 			Where("play_id IN ?", ids).Order("play_id, seat").Scan(&results).Error
 		if err != nil {
-			return err
+			return 0, err
 		}
 	}
 	byPlay := map[string][]seatedResult{}
@@ -448,7 +482,7 @@ func (s *Store) walkBatch(tx *gorm.DB, job *rebuildRow) error {
 				r.PlayerID, job.Game, job.FromAt, job.FromAt, job.FromID).
 			Order("finished_at DESC, play_id DESC").Limit(1).Find(&prev).Error
 		if err != nil {
-			return err
+			return 0, err
 		}
 		if len(prev) == 1 {
 			a.stats[r.PlayerID] = &statsRow{GroupID: job.GroupID, Game: job.Game, PlayerID: r.PlayerID,
@@ -470,16 +504,16 @@ func (s *Store) walkBatch(tx *gorm.DB, job *rebuildRow) error {
 		span = span.Where("(finished_at, play_id) < (?, ?)", next.FinishedAt, next.ID)
 	}
 	if err := span.Delete(&ratingRow{}).Error; err != nil {
-		return err
+		return 0, err
 	}
 	if len(ids) > 0 {
 		if err := tx.Where("play_id IN ?", ids).Delete(&ratingRow{}).Error; err != nil {
-			return err
+			return 0, err
 		}
 	}
 	if len(a.history) > 0 {
 		if err := tx.CreateInBatches(a.history, rebuildBatch).Error; err != nil {
-			return err
+			return 0, err
 		}
 	}
 	// The players' ratings as of the point; the walk sets them again as
@@ -494,7 +528,7 @@ func (s *Store) walkBatch(tx *gorm.DB, job *rebuildRow) error {
 		err := tx.Model(&statsRow{}).Where("group_id = ? AND game = ? AND player_id = ?", job.GroupID, job.Game, id).
 			Updates(map[string]any{"mu": st.Mu, "sigma": st.Sigma, "ordinal": st.Ordinal}).Error
 		if err != nil {
-			return err
+			return 0, err
 		}
 	}
 	if more {
@@ -502,8 +536,9 @@ func (s *Store) walkBatch(tx *gorm.DB, job *rebuildRow) error {
 	} else {
 		job.Walked = true
 	}
-	return tx.Model(&rebuildRow{}).Where("group_id = ? AND game = ?", job.GroupID, job.Game).
+	err = tx.Model(&rebuildRow{}).Where("group_id = ? AND game = ?", job.GroupID, job.Game).
 		Updates(map[string]any{"from_at": job.FromAt, "from_id": job.FromID, "walked": job.Walked}).Error
+	return len(batch), err
 }
 
 // finishBatch computes the figures of a batch of the players a walked

@@ -424,3 +424,25 @@ func TestRebuildOneReplica(t *testing.T) {
 	}
 }
 
+// TestWalkStepSize: a walk step takes as many plays as fit in the
+// budget at the pace of the one before, within bounds, growing only
+// halfway there.
+func TestWalkStepSize(t *testing.T) {
+	for _, tt := range []struct {
+		size, plays int
+		took        time.Duration
+		want        int
+	}{
+		{20, 20, walkBudget, 20},                   // on budget: stays
+		{20, 20, walkBudget / 4, 50},               // four times as fast: halfway to 80
+		{100, 100, 3 * walkBudget, 33},             // three times too slow: at once
+		{100, 100, time.Second, minWalkPlays},      // far too slow: the least
+		{100, 100, time.Microsecond, rebuildPlays}, // far too fast: the most
+		{40, 10, walkBudget, 10},                   // the last of a walk, short: by its pace
+		{30, 0, walkBudget, 30},                    // nothing replayed: unchanged
+	} {
+		if got := walkStepSize(tt.size, tt.plays, tt.took); got != tt.want {
+			t.Errorf("walkStepSize(%d, %d, %s) = %d, want %d", tt.size, tt.plays, tt.took, got, tt.want)
+		}
+	}
+}
