@@ -4,7 +4,11 @@ import (
 	"context"
 	"database/sql/driver"
 	"errors"
+	"fmt"
 	"log/slog"
+	"maps"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -147,13 +151,15 @@ func playResults(tx *gorm.DB, playID string) ([]seatedResult, error) {
 }
 
 // Batch sizes of a rebuild. A walk step replays at most rebuildPlays
-// plays, as many as fit in walkBudget at the pace of the step before (at
-// least minWalkPlays), and a finishing step computes the figures of
-// rebuildPlayers players: each holds the writer for a few milliseconds,
-// so that a request waiting behind one waits little.
+// plays, as many as fit in walkBudget at the pace of the step before,
+// and a finishing step computes the figures of rebuildPlayers players:
+// each holds the writer for a few milliseconds, so that a request waiting
+// behind one waits little. A step also costs a few statements per player
+// whatever its plays, so on a starved machine fewer than minWalkPlays
+// would only make the rebuild longer, not the steps shorter.
 const (
 	rebuildPlays   = 100
-	minWalkPlays   = 5
+	minWalkPlays   = 20
 	firstWalkPlays = 20
 	walkBudget     = 10 * time.Millisecond
 	rebuildPlayers = 50
@@ -472,22 +478,21 @@ func (s *Store) walkBatch(tx *gorm.DB, job *rebuildRow) (int, error) {
 	// Each player starts from their newest rating before the point: the
 	// history before it is right.
 	a := newAggregator(job.GroupID, job.Game)
+	var players []string
+	seen := map[string]bool{}
 	for _, r := range results {
-		if _, ok := a.stats[r.PlayerID]; ok {
-			continue
+		if !seen[r.PlayerID] {
+			seen[r.PlayerID] = true
+			players = append(players, r.PlayerID)
 		}
-		var prev []ratingRow
-		err := tx.Select("mu", "sigma", "ordinal").
-			Where("player_id = ? AND game = ? AND finished_at <= ? AND (finished_at, play_id) < (?, ?)",
-				r.PlayerID, job.Game, job.FromAt, job.FromAt, job.FromID).
-			Order("finished_at DESC, play_id DESC").Limit(1).Find(&prev).Error
-		if err != nil {
-			return 0, err
-		}
-		if len(prev) == 1 {
-			a.stats[r.PlayerID] = &statsRow{GroupID: job.GroupID, Game: job.Game, PlayerID: r.PlayerID,
-				Mu: prev[0].Mu, Sigma: prev[0].Sigma, Ordinal: prev[0].Ordinal}
-		}
+	}
+	prev, err := ratingsBefore(tx, job.Game, job.FromAt, job.FromID, players)
+	if err != nil {
+		return 0, err
+	}
+	for _, r := range prev {
+		a.stats[r.PlayerID] = &statsRow{GroupID: job.GroupID, Game: job.Game, PlayerID: r.PlayerID,
+			Mu: r.Mu, Sigma: r.Sigma, Ordinal: r.Ordinal}
 	}
 	for _, p := range batch {
 		if players := byPlay[p.ID]; len(players) > 0 {
@@ -523,13 +528,8 @@ func (s *Store) walkBatch(tx *gorm.DB, job *rebuildRow) (int, error) {
 	for _, h := range a.history {
 		rated[h.PlayerID] = true
 	}
-	for id := range rated {
-		st := a.stats[id]
-		err := tx.Model(&statsRow{}).Where("group_id = ? AND game = ? AND player_id = ?", job.GroupID, job.Game, id).
-			Updates(map[string]any{"mu": st.Mu, "sigma": st.Sigma, "ordinal": st.Ordinal}).Error
-		if err != nil {
-			return 0, err
-		}
+	if err := setRatings(tx, job.GroupID, job.Game, slices.Sorted(maps.Keys(rated)), a.stats); err != nil {
+		return 0, err
 	}
 	if more {
 		job.FromAt, job.FromID = plays[size].FinishedAt, plays[size].ID
@@ -539,6 +539,62 @@ func (s *Store) walkBatch(tx *gorm.DB, job *rebuildRow) (int, error) {
 	err = tx.Model(&rebuildRow{}).Where("group_id = ? AND game = ?", job.GroupID, job.Game).
 		Updates(map[string]any{"from_at": job.FromAt, "from_id": job.FromID, "walked": job.Walked}).Error
 	return len(batch), err
+}
+
+// walkPlayersPerStatement bounds the players a statement of a walk step
+// reads or writes, well under the bound-parameter limits.
+const walkPlayersPerStatement = 100
+
+// ratingsBefore reads each player's newest rating in a game before the
+// point (at, id), for those who have one: one statement for all of them
+// (per walkPlayersPerStatement), each part one step down an index.
+func ratingsBefore(tx *gorm.DB, game string, at time.Time, id string, players []string) ([]ratingRow, error) {
+	var out []ratingRow
+	for chunk := range slices.Chunk(players, walkPlayersPerStatement) {
+		parts := make([]string, len(chunk))
+		args := make([]any, 0, 5*len(chunk))
+		for i, p := range chunk {
+			parts[i] = fmt.Sprintf(`SELECT * FROM (SELECT player_id, mu, sigma, ordinal FROM rating_history
+				WHERE player_id = ? AND game = ? AND finished_at <= ? AND (finished_at, play_id) < (?, ?)
+				ORDER BY finished_at DESC, play_id DESC LIMIT 1) AS r%d`, i)
+			args = append(args, p, game, at, at, id)
+		}
+		var rows []ratingRow
+		if err := tx.Raw(strings.Join(parts, " UNION ALL "), args...).Scan(&rows).Error; err != nil {
+			return nil, err
+		}
+		out = append(out, rows...)
+	}
+	return out, nil
+}
+
+// setRatings writes the players' ratings in stats to their leaderboard
+// rows of a game: one statement for all of them (per
+// walkPlayersPerStatement).
+func setRatings(tx *gorm.DB, group, game string, players []string, stats map[string]*statsRow) error {
+	for chunk := range slices.Chunk(players, walkPlayersPerStatement) {
+		var mu, sigma, ordinal strings.Builder
+		var muArgs, sigmaArgs, ordinalArgs []any
+		for _, p := range chunk {
+			st := stats[p]
+			const when = " WHEN ? THEN CAST(? AS DOUBLE PRECISION)"
+			mu.WriteString(when)
+			sigma.WriteString(when)
+			ordinal.WriteString(when)
+			muArgs = append(muArgs, p, st.Mu)
+			sigmaArgs = append(sigmaArgs, p, st.Sigma)
+			ordinalArgs = append(ordinalArgs, p, st.Ordinal)
+		}
+		args := append(append(append(muArgs, sigmaArgs...), ordinalArgs...), group, game, chunk)
+		err := tx.Exec(`UPDATE player_stats SET mu = CASE player_id`+mu.String()+` ELSE mu END,
+			sigma = CASE player_id`+sigma.String()+` ELSE sigma END,
+			ordinal = CASE player_id`+ordinal.String()+` ELSE ordinal END
+			WHERE group_id = ? AND game = ? AND player_id IN ?`, args...).Error
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // finishBatch computes the figures of a batch of the players a walked

@@ -438,7 +438,7 @@ func TestWalkStepSize(t *testing.T) {
 		{100, 100, 3 * walkBudget, 33},             // three times too slow: at once
 		{100, 100, time.Second, minWalkPlays},      // far too slow: the least
 		{100, 100, time.Microsecond, rebuildPlays}, // far too fast: the most
-		{40, 10, walkBudget, 10},                   // the last of a walk, short: by its pace
+		{40, 30, walkBudget, 30},                   // the last of a walk, short: by its pace
 		{30, 0, walkBudget, 30},                    // nothing replayed: unchanged
 	} {
 		if got := walkStepSize(tt.size, tt.plays, tt.took); got != tt.want {
