@@ -686,7 +686,10 @@ func (s *Store) writeImport(ctx context.Context, f *importFile, open func() (io.
 			if err := tx.Create(&rows).Error; err != nil {
 				return err
 			}
-			return tx.CreateInBatches(&entries, importRowsPerTx).Error
+			if err := tx.CreateInBatches(&entries, importRowsPerTx).Error; err != nil {
+				return err
+			}
+			return importFigures(tx, rows, entries)
 		})
 		written += len(rows)
 		rows, entries = rows[:0], entries[:0]
@@ -718,6 +721,25 @@ func (s *Store) writeImport(ctx context.Context, f *importFile, open func() (io.
 			Updates(map[string]any{"name": f.group.Name, "created_at": f.group.CreatedAt, "importing_until": nil}).Error
 	})
 	return translate(err)
+}
+
+// importFigures counts a batch of imported plays into the score counts and
+// head-to-head records.
+func importFigures(tx *gorm.DB, plays []playRow, entries []playPlayerRow) error {
+	f := newFigures()
+	games := make(map[string]playRow, len(plays))
+	for _, p := range plays {
+		games[p.ID] = p
+	}
+	byPlay := map[string][]seatedResult{}
+	for _, e := range entries {
+		byPlay[e.PlayID] = append(byPlay[e.PlayID], seatedResult{PlayerID: e.PlayerID, Total: e.Total, Rank: e.Rank, Winner: e.Winner})
+	}
+	for id, seated := range byPlay {
+		p := games[id]
+		f.addPlay(p.GroupID, p.Game, seated, 1)
+	}
+	return f.write(tx)
 }
 
 // importAggregates folds the plays just written, in finish order, into

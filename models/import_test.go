@@ -211,6 +211,7 @@ func TestImportInBatches(t *testing.T) {
 		if got := export(t, s, "big"); !bytes.Equal(got, exportOfImport(t, data)) {
 			t.Error("the export differs from the file imported")
 		}
+		figuresMatchPlays(t, s, "after the import")
 
 		// Cut short after the second batch: nothing stays.
 		cut, cancel := context.WithCancel(ctx)
@@ -227,7 +228,7 @@ func TestImportInBatches(t *testing.T) {
 		if _, err := s.FindGroup(ctx, "cut"); !errors.Is(err, ErrNotFound) {
 			t.Errorf("FindGroup of the import cut short: %v, want ErrNotFound", err)
 		}
-		for _, table := range []string{"plays", "players", "play_players", "player_stats", "rating_history"} {
+		for _, table := range []string{"plays", "players", "play_players", "player_stats", "rating_history", "player_scores", "head_to_head"} {
 			var n int64
 			q := "SELECT COUNT(*) FROM " + table + " WHERE " + map[bool]string{true: "play_id LIKE '%cut'", false: "group_id = 'cut'"}[table == "play_players"]
 			if err := s.db.Raw(q).Scan(&n).Error; err != nil || n != 0 {

@@ -340,6 +340,9 @@ func (s *Store) RecomputeRatings(ctx context.Context) error {
 			if err := rebuildGroup(tx, group); err != nil {
 				return err
 			}
+			if err := countFigures(tx, group); err != nil {
+				return err
+			}
 			// Nothing is left for the background to do.
 			return tx.Where("group_id = ?", group).Delete(&rebuildRow{}).Error
 		})
@@ -528,15 +531,16 @@ func ratingPage(tx *gorm.DB, playerID, game, cursor string, limit int) ([]Rating
 	return out, next, nil
 }
 
+// scoreCounts reads a player's score counts, kept by every change to the
+// plays (figures.go): a row per game and total.
 func scoreCounts(tx *gorm.DB, playerID string, byGame map[string]*PlayerGameStats) error {
 	var rows []struct {
 		Game  string
 		Score int
 		Count int
 	}
-	err := tx.Table("play_players AS pp").Select("p.game, pp.total AS score, COUNT(*) AS count").
-		Joins("JOIN plays p ON p.id = pp.play_id").Where("pp.player_id = ?", playerID).
-		Group("p.game, pp.total").Order("p.game, pp.total").Scan(&rows).Error
+	err := tx.Table("player_scores").Select("game, score, plays AS count").Where("player_id = ?", playerID).
+		Order("game, score").Scan(&rows).Error
 	if err != nil {
 		return err
 	}
@@ -548,22 +552,18 @@ func scoreCounts(tx *gorm.DB, playerID string, byGame map[string]*PlayerGameStat
 	return nil
 }
 
+// headToHead reads a player's records against each opponent, kept by
+// every change to the plays (figures.go): a row per game and opponent.
 func headToHead(tx *gorm.DB, playerID string, byGame map[string]*PlayerGameStats) error {
 	var rows []struct {
 		Game string
 		HeadToHead
 	}
-	err := tx.Table("play_players AS me").
-		Select(`p.game, o.player_id AS opponent_id, players.name AS opponent, COUNT(*) AS plays,
-			SUM(CASE WHEN me.rank < o.rank THEN 1 ELSE 0 END) AS wins,
-			SUM(CASE WHEN me.rank > o.rank THEN 1 ELSE 0 END) AS losses,
-			SUM(CASE WHEN me.rank = o.rank THEN 1 ELSE 0 END) AS ties`).
-		Joins("JOIN play_players o ON o.play_id = me.play_id AND o.player_id <> me.player_id").
-		Joins("JOIN plays p ON p.id = me.play_id").
-		Joins("JOIN players ON players.id = o.player_id").
-		Where("me.player_id = ?", playerID).
-		Group("p.game, o.player_id, players.name, players.name_key").
-		Order("p.game, plays DESC, players.name_key, o.player_id").Scan(&rows).Error
+	err := tx.Table("head_to_head AS h").
+		Select("h.game, h.opponent_id, players.name AS opponent, h.plays, h.wins, h.losses, h.ties").
+		Joins("JOIN players ON players.id = h.opponent_id").
+		Where("h.player_id = ?", playerID).
+		Order("h.game, h.plays DESC, players.name_key, h.opponent_id").Scan(&rows).Error
 	if err != nil {
 		return err
 	}

@@ -23,6 +23,7 @@ func seedHistory(tb testing.TB, s *Store, group string, n, players int) {
 		people[i] = playerRow{ID: seedPlayerID(group, i), GroupID: group, Name: name, NameKey: nameKey(name), CreatedAt: now}
 	}
 	a := newAggregator(group, "insecta")
+	figs := newFigures()
 	fail := func(err error) { tb.Fatalf("seed %d plays: %v", n, err) }
 	if err := s.db.CreateInBatches(people, rebuildBatch).Error; err != nil {
 		fail(err)
@@ -52,6 +53,7 @@ func seedHistory(tb testing.TB, s *Store, group string, n, players int) {
 						rows = append(rows, playPlayerRow{PlayID: id, Seat: seat, PlayerID: p, NameAsEntered: "x", Total: total, Rank: rank, Winner: rank == 1, Breakdown: "[]"})
 					}
 					a.add(id, at, seated)
+					figs.addPlay(group, "insecta", seated, 1)
 				}
 				if err := tx.CreateInBatches(plays, rebuildBatch).Error; err != nil {
 					return err
@@ -75,6 +77,9 @@ func seedHistory(tb testing.TB, s *Store, group string, n, players int) {
 		stats = append(stats, st)
 	}
 	if err := s.db.Create(stats).Error; err != nil {
+		fail(err)
+	}
+	if err := figs.write(s.db); err != nil {
 		fail(err)
 	}
 	// A history grows a play at a time, and the database's statistics

@@ -155,6 +155,9 @@ var migrations = []migration{
 		// History filtered by location, paged by (finished_at, id).
 		`CREATE INDEX plays_group_location ON plays (group_id, location_key, finished_at, id)`,
 	)},
+	// A player's page reads score counts and head-to-head records kept
+	// up to date by every change to the plays (figures.go).
+	{ID: 12, Name: "score counts and head-to-head", Up: migrateFigures},
 }
 
 // rekeyNames is migration 7: names are matched by nameKey now, which also

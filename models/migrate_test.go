@@ -105,6 +105,7 @@ func upgradeFrom(t *testing.T, dsn string, from int) {
 	}
 	for _, ti := range [][2]string{{"plays", "plays_finished_at"}, {"plays", "plays_group_game"}, {"play_players", "play_players_player_play"},
 		{"player_stats", "player_stats_rating"}, {"rating_history", "rating_history_group_time"},
+		{"head_to_head", "head_to_head_opponent"}, {"player_scores", "player_scores_group"},
 		{"idempotency_keys", "idempotency_keys_created"}} {
 		if !s.db.Migrator().HasIndex(ti[0], ti[1]) {
 			t.Errorf("upgraded database lacks %s", ti[1])
@@ -152,6 +153,12 @@ func upgradeFrom(t *testing.T, dsn string, from int) {
 	logPlay(t, fresh, DefaultGroup, hplay{"insectarium", end.Sub(t0), []string{"Ana", "Ben"}, []int{40, 30}})
 	logPlay(t, fresh, DefaultGroup, hplay{"insectarium", end.Add(time.Hour).Sub(t0), []string{"ben", "ANA", "Cleo"}, []int{45, 20, 45}})
 	sameHistory(t, s, fresh, "insectarium")
+	// The score counts and head-to-head records are counted from the
+	// plays the upgraded database had (migration 12).
+	if f := figuresOf(t, s.db); len(f.Scores) != 5 || len(f.Pairs) != 6 {
+		t.Errorf("score counts and head-to-head after upgrade: %+v; want 5 and 6 rows", f)
+	}
+	figuresMatchPlays(t, s, "after upgrade")
 
 	// Plays now belong to a group, by a reference both databases enforce.
 	quiet := s.db.Session(&gorm.Session{Logger: logger.Discard})

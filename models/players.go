@@ -170,6 +170,9 @@ func (s *Store) MergePlayers(ctx context.Context, group, fromID, intoID string) 
 		if err := tx.Model(&playPlayerRow{}).Where("player_id = ?", fromID).Update("player_id", intoID).Error; err != nil {
 			return err
 		}
+		if err := mergeFigures(tx, fromID, intoID); err != nil {
+			return err
+		}
 		for i, f := range firsts {
 			if i == 0 || firsts[i-1].Game != f.Game {
 				if err := mergeStats(tx, group, f.Game, fromID, intoID); err != nil {

@@ -223,8 +223,16 @@ func (s *Store) EditPlay(ctx context.Context, group, id string, lp LoggedPlay, r
 			return err
 		}
 		now := make([]string, len(entries))
+		seated := make([]seatedResult, len(entries))
 		for i, e := range entries {
 			now[i] = e.playerID
+			seated[i] = seatedResult{PlayerID: e.playerID, Total: e.result.Total, Rank: e.result.Rank, Winner: e.result.Winner}
+		}
+		f := newFigures()
+		f.addPlay(group, old.Game, was, -1)
+		f.addPlay(group, row.Game, seated, 1)
+		if err := f.write(tx); err != nil {
+			return err
 		}
 		return markRebuild(tx, group, row.Game, row.FinishedAt, id, now)
 	})
@@ -252,6 +260,9 @@ func (s *Store) DeletePlay(ctx context.Context, group, id string) error {
 			return err
 		}
 		if err := tx.Delete(&playRow{}, "id = ?", id).Error; err != nil {
+			return err
+		}
+		if err := countPlay(tx, group, old.Game, was, -1); err != nil {
 			return err
 		}
 		return markRebuild(tx, group, old.Game, old.FinishedAt, id, playersOf(was))
@@ -349,7 +360,7 @@ func listPlays(tx *gorm.DB, f PlayFilter) ([]PlaySummary, string, error) {
 			return []PlaySummary{}, "", nil // no such player, no plays
 		}
 		var err error
-		if q, err = playerPlays(tx, f.PlayerID); err != nil {
+		if q, err = playerPlays(tx, f.PlayerID, f.Game); err != nil {
 			return nil, "", err
 		}
 	}
@@ -422,13 +433,17 @@ var summaryColumns = []string{"p.id", "p.game", "p.started_at", "p.finished_at",
 // most, instead of the player's whole list.
 const sparsePlays = 5000
 
-// playerPlays starts the query of a player's plays (as "p"), the way
-// that costs least for how many plays they have.
-func playerPlays(tx *gorm.DB, player string) (*gorm.DB, error) {
+// playerPlays starts the query of a player's plays (as "p"), of one game
+// or all, the way that costs least for how many plays they have: which
+// their score counts tell (figures.go) in a few rows, where counting their
+// rows would read up to sparsePlays of them.
+func playerPlays(tx *gorm.DB, player, game string) (*gorm.DB, error) {
+	count := tx.Table("player_scores").Select("COALESCE(SUM(plays), 0)").Where("player_id = ?", player)
+	if game != "" {
+		count = count.Where("game = ?", game)
+	}
 	var n int64
-	err := tx.Raw("SELECT COUNT(*) FROM (SELECT 1 FROM play_players WHERE player_id = ? LIMIT ?) AS theirs", player, sparsePlays).
-		Scan(&n).Error
-	if err != nil {
+	if err := count.Scan(&n).Error; err != nil {
 		return nil, err
 	}
 	if n < sparsePlays {
@@ -437,8 +452,15 @@ func playerPlays(tx *gorm.DB, player string) (*gorm.DB, error) {
 		return tx.Table("play_players AS pp CROSS JOIN plays AS p").Select(summaryColumns).
 			Where("p.id = pp.play_id AND pp.player_id = ?", player), nil
 	}
+	// OFFSET 0 keeps PostgreSQL from making the EXISTS a join, which
+	// can read all of the player's rows first; it then asks for each play
+	// the walk passes, as SQLite does.
+	fence := ""
+	if tx.Dialector.Name() == "postgres" {
+		fence = " OFFSET 0"
+	}
 	return tx.Table("plays AS p").Select(summaryColumns).
-		Where("EXISTS (SELECT 1 FROM play_players pp WHERE pp.play_id = p.id AND pp.player_id = ?)", player), nil
+		Where("EXISTS (SELECT 1 FROM play_players pp WHERE pp.play_id = p.id AND pp.player_id = ?"+fence+")", player), nil
 }
 
 // encodeCursor makes the opaque cursor of the page after the play
@@ -574,6 +596,9 @@ func (s *Store) recordPlayers(tx *gorm.DB, play playRow, entries []entry) error 
 	seated := make([]seatedResult, len(entries))
 	for i, e := range entries {
 		seated[i] = seatedResult{PlayerID: e.playerID, Total: e.result.Total, Rank: e.result.Rank, Winner: e.result.Winner}
+	}
+	if err := countPlay(tx, play.GroupID, play.Game, seated, 1); err != nil {
+		return err
 	}
 	return stepOrMark(tx, play, seated, len(later) > 0)
 }

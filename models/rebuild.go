@@ -4,7 +4,11 @@ import (
 	"context"
 	"database/sql/driver"
 	"errors"
+	"fmt"
 	"log/slog"
+	"maps"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -146,13 +150,35 @@ func playResults(tx *gorm.DB, playID string) ([]seatedResult, error) {
 	return out, err
 }
 
-// Batch sizes of a rebuild. A walk step replays rebuildPlays plays and a
-// finishing step computes the figures of rebuildPlayers players: each
-// holds the writer for a few milliseconds.
+// Batch sizes of a rebuild. A walk step replays at most rebuildPlays
+// plays, as many as fit in walkBudget at the pace of the step before,
+// and a finishing step computes the figures of rebuildPlayers players:
+// each holds the writer for a few milliseconds, so that a request waiting
+// behind one waits little. A step also costs a few statements per player
+// whatever its plays, so on a starved machine fewer than minWalkPlays
+// would only make the rebuild longer, not the steps shorter.
 const (
 	rebuildPlays   = 100
+	minWalkPlays   = 20
+	firstWalkPlays = 20
+	walkBudget     = 10 * time.Millisecond
 	rebuildPlayers = 50
 )
+
+// walkStepSize is the size of the walk step after one of size that
+// replayed plays in took: what fits in walkBudget at that pace, within
+// [minWalkPlays, rebuildPlays]. It shrinks at once, and grows only
+// halfway there, so one quick step does not make the next one long.
+func walkStepSize(size, plays int, took time.Duration) int {
+	if plays <= 0 || took <= 0 {
+		return size
+	}
+	fit := int(min(int64(walkBudget)*int64(plays)/int64(took), rebuildPlays))
+	if fit > size {
+		fit = (size + fit) / 2
+	}
+	return min(max(fit, minWalkPlays), rebuildPlays)
+}
 
 // rebuildPoll is how often the worker looks for rebuilds it was not told
 // of: another replica's that stopped, a group that was being imported.
@@ -365,8 +391,13 @@ func (s *Store) holdRebuild(ctx context.Context, k rebuildKey) (release func(), 
 // rebuildStep does one step of a rebuild: a batch of the walk, or of the
 // changed players' figures. It reports whether the rebuild is over.
 func (s *Store) rebuildStep(ctx context.Context, k rebuildKey) (bool, error) {
-	var job *rebuildRow
+	var (
+		job    *rebuildRow
+		start  time.Time
+		walked int
+	)
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		start = time.Now() // the writer is ours from here
 		if err := lockGroup(tx, k.group); err != nil {
 			return err
 		}
@@ -381,8 +412,13 @@ func (s *Store) rebuildStep(ctx context.Context, k rebuildKey) (bool, error) {
 		if job.Walked {
 			return nil
 		}
-		return s.walkBatch(tx, job)
+		var err error
+		walked, err = s.walkBatch(tx, job)
+		return err
 	})
+	if err == nil && walked > 0 && s.rebuildSize == 0 {
+		s.walkSize = walkStepSize(s.walkSize, walked, time.Since(start))
+	}
 	switch {
 	case errors.Is(err, ErrNotFound):
 		return true, nil // the group is gone, and its rebuilds with it
@@ -397,9 +433,13 @@ func (s *Store) rebuildStep(ctx context.Context, k rebuildKey) (bool, error) {
 }
 
 // walkBatch replays the next batch of plays of a rebuild and moves its
-// point past them; job.Walked becomes true when no play is left.
-func (s *Store) walkBatch(tx *gorm.DB, job *rebuildRow) error {
-	size := rebuildPlays
+// point past them; job.Walked becomes true when no play is left. It
+// returns how many plays it replayed.
+func (s *Store) walkBatch(tx *gorm.DB, job *rebuildRow) (int, error) {
+	size := s.walkSize
+	if size <= 0 {
+		size = firstWalkPlays
+	}
 	if s.rebuildSize > 0 {
 		size = s.rebuildSize
 	}
@@ -408,7 +448,7 @@ func (s *Store) walkBatch(tx *gorm.DB, job *rebuildRow) error {
 		Where("group_id = ? AND game = ? AND (finished_at, id) >= (?, ?)", job.GroupID, job.Game, job.FromAt, job.FromID).
 		Order("finished_at, id").Limit(size + 1).Find(&plays).Error
 	if err != nil {
-		return err
+		return 0, err
 	}
 	more := len(plays) > size
 	batch := plays[:min(len(plays), size)]
@@ -427,7 +467,7 @@ func (s *Store) walkBatch(tx *gorm.DB, job *rebuildRow) error {
 		err := tx.Model(&playPlayerRow{}).Select("play_id", "player_id", "total", "rank", "winner").
 			Where("play_id IN ?", ids).Order("play_id, seat").Scan(&results).Error
 		if err != nil {
-			return err
+			return 0, err
 		}
 	}
 	byPlay := map[string][]seatedResult{}
@@ -438,22 +478,21 @@ func (s *Store) walkBatch(tx *gorm.DB, job *rebuildRow) error {
 	// Each player starts from their newest rating before the point: the
 	// history before it is right.
 	a := newAggregator(job.GroupID, job.Game)
+	var players []string
+	seen := map[string]bool{}
 	for _, r := range results {
-		if _, ok := a.stats[r.PlayerID]; ok {
-			continue
+		if !seen[r.PlayerID] {
+			seen[r.PlayerID] = true
+			players = append(players, r.PlayerID)
 		}
-		var prev []ratingRow
-		err := tx.Select("mu", "sigma", "ordinal").
-			Where("player_id = ? AND game = ? AND finished_at <= ? AND (finished_at, play_id) < (?, ?)",
-				r.PlayerID, job.Game, job.FromAt, job.FromAt, job.FromID).
-			Order("finished_at DESC, play_id DESC").Limit(1).Find(&prev).Error
-		if err != nil {
-			return err
-		}
-		if len(prev) == 1 {
-			a.stats[r.PlayerID] = &statsRow{GroupID: job.GroupID, Game: job.Game, PlayerID: r.PlayerID,
-				Mu: prev[0].Mu, Sigma: prev[0].Sigma, Ordinal: prev[0].Ordinal}
-		}
+	}
+	prev, err := ratingsBefore(tx, job.Game, job.FromAt, job.FromID, players)
+	if err != nil {
+		return 0, err
+	}
+	for _, r := range prev {
+		a.stats[r.PlayerID] = &statsRow{GroupID: job.GroupID, Game: job.Game, PlayerID: r.PlayerID,
+			Mu: r.Mu, Sigma: r.Sigma, Ordinal: r.Ordinal}
 	}
 	for _, p := range batch {
 		if players := byPlay[p.ID]; len(players) > 0 {
@@ -470,16 +509,16 @@ func (s *Store) walkBatch(tx *gorm.DB, job *rebuildRow) error {
 		span = span.Where("(finished_at, play_id) < (?, ?)", next.FinishedAt, next.ID)
 	}
 	if err := span.Delete(&ratingRow{}).Error; err != nil {
-		return err
+		return 0, err
 	}
 	if len(ids) > 0 {
 		if err := tx.Where("play_id IN ?", ids).Delete(&ratingRow{}).Error; err != nil {
-			return err
+			return 0, err
 		}
 	}
 	if len(a.history) > 0 {
 		if err := tx.CreateInBatches(a.history, rebuildBatch).Error; err != nil {
-			return err
+			return 0, err
 		}
 	}
 	// The players' ratings as of the point; the walk sets them again as
@@ -489,21 +528,73 @@ func (s *Store) walkBatch(tx *gorm.DB, job *rebuildRow) error {
 	for _, h := range a.history {
 		rated[h.PlayerID] = true
 	}
-	for id := range rated {
-		st := a.stats[id]
-		err := tx.Model(&statsRow{}).Where("group_id = ? AND game = ? AND player_id = ?", job.GroupID, job.Game, id).
-			Updates(map[string]any{"mu": st.Mu, "sigma": st.Sigma, "ordinal": st.Ordinal}).Error
-		if err != nil {
-			return err
-		}
+	if err := setRatings(tx, job.GroupID, job.Game, slices.Sorted(maps.Keys(rated)), a.stats); err != nil {
+		return 0, err
 	}
 	if more {
 		job.FromAt, job.FromID = plays[size].FinishedAt, plays[size].ID
 	} else {
 		job.Walked = true
 	}
-	return tx.Model(&rebuildRow{}).Where("group_id = ? AND game = ?", job.GroupID, job.Game).
+	err = tx.Model(&rebuildRow{}).Where("group_id = ? AND game = ?", job.GroupID, job.Game).
 		Updates(map[string]any{"from_at": job.FromAt, "from_id": job.FromID, "walked": job.Walked}).Error
+	return len(batch), err
+}
+
+// walkPlayersPerStatement bounds the players a statement of a walk step
+// reads or writes, well under the bound-parameter limits.
+const walkPlayersPerStatement = 100
+
+// ratingsBefore reads each player's newest rating in a game before the
+// point (at, id), for those who have one: one statement for all of them
+// (per walkPlayersPerStatement), each part one step down an index.
+func ratingsBefore(tx *gorm.DB, game string, at time.Time, id string, players []string) ([]ratingRow, error) {
+	var out []ratingRow
+	for chunk := range slices.Chunk(players, walkPlayersPerStatement) {
+		parts := make([]string, len(chunk))
+		args := make([]any, 0, 5*len(chunk))
+		for i, p := range chunk {
+			parts[i] = fmt.Sprintf(`SELECT * FROM (SELECT player_id, mu, sigma, ordinal FROM rating_history
+				WHERE player_id = ? AND game = ? AND finished_at <= ? AND (finished_at, play_id) < (?, ?)
+				ORDER BY finished_at DESC, play_id DESC LIMIT 1) AS r%d`, i)
+			args = append(args, p, game, at, at, id)
+		}
+		var rows []ratingRow
+		if err := tx.Raw(strings.Join(parts, " UNION ALL "), args...).Scan(&rows).Error; err != nil {
+			return nil, err
+		}
+		out = append(out, rows...)
+	}
+	return out, nil
+}
+
+// setRatings writes the players' ratings in stats to their leaderboard
+// rows of a game: one statement for all of them (per
+// walkPlayersPerStatement).
+func setRatings(tx *gorm.DB, group, game string, players []string, stats map[string]*statsRow) error {
+	for chunk := range slices.Chunk(players, walkPlayersPerStatement) {
+		var mu, sigma, ordinal strings.Builder
+		var muArgs, sigmaArgs, ordinalArgs []any
+		for _, p := range chunk {
+			st := stats[p]
+			const when = " WHEN ? THEN CAST(? AS DOUBLE PRECISION)"
+			mu.WriteString(when)
+			sigma.WriteString(when)
+			ordinal.WriteString(when)
+			muArgs = append(muArgs, p, st.Mu)
+			sigmaArgs = append(sigmaArgs, p, st.Sigma)
+			ordinalArgs = append(ordinalArgs, p, st.Ordinal)
+		}
+		args := append(append(append(muArgs, sigmaArgs...), ordinalArgs...), group, game, chunk)
+		err := tx.Exec(`UPDATE player_stats SET mu = CASE player_id`+mu.String()+` ELSE mu END,
+			sigma = CASE player_id`+sigma.String()+` ELSE sigma END,
+			ordinal = CASE player_id`+ordinal.String()+` ELSE ordinal END
+			WHERE group_id = ? AND game = ? AND player_id IN ?`, args...).Error
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // finishBatch computes the figures of a batch of the players a walked

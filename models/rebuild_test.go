@@ -24,6 +24,76 @@ import (
 type derived struct {
 	Stats   []statsRow
 	Ratings []ratingRow
+	Figures storedFigures
+}
+
+// storedFigures is every score count and head-to-head record.
+type storedFigures struct {
+	Scores []scoreRow
+	Pairs  []pairRow
+}
+
+type scoreRow struct {
+	GroupID, Game, PlayerID string
+	Score, Plays            int
+}
+
+type pairRow struct {
+	GroupID, Game, PlayerID, OpponentID string
+	Plays, Wins, Losses, Ties           int
+}
+
+// figuresOf reads the score counts and head-to-head records as stored.
+func figuresOf(t testing.TB, db *gorm.DB) storedFigures {
+	t.Helper()
+	var f storedFigures
+	err := db.Table("player_scores").Select("group_id, game, player_id, score, plays").
+		Order("group_id, game, player_id, score").Scan(&f.Scores).Error
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Table("head_to_head").Select("group_id, game, player_id, opponent_id, plays, wins, losses, ties").
+		Order("group_id, game, player_id, opponent_id").Scan(&f.Pairs).Error
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// figuresFromPlays counts the score counts and head-to-head records from
+// the plays, as a player's page did before they were kept.
+func figuresFromPlays(t testing.TB, db *gorm.DB) storedFigures {
+	t.Helper()
+	var f storedFigures
+	err := db.Table("play_players AS pp").Select("p.group_id, p.game, pp.player_id, pp.total AS score, COUNT(*) AS plays").
+		Joins("JOIN plays p ON p.id = pp.play_id").
+		Group("p.group_id, p.game, pp.player_id, pp.total").Order("p.group_id, p.game, pp.player_id, pp.total").Scan(&f.Scores).Error
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Table("play_players AS me").
+		Select(`p.group_id, p.game, me.player_id, o.player_id AS opponent_id, COUNT(*) AS plays,
+			SUM(CASE WHEN me.rank < o.rank THEN 1 ELSE 0 END) AS wins,
+			SUM(CASE WHEN me.rank > o.rank THEN 1 ELSE 0 END) AS losses,
+			SUM(CASE WHEN me.rank = o.rank THEN 1 ELSE 0 END) AS ties`).
+		Joins("JOIN play_players o ON o.play_id = me.play_id AND o.player_id <> me.player_id").
+		Joins("JOIN plays p ON p.id = me.play_id").
+		Group("p.group_id, p.game, me.player_id, o.player_id").Order("p.group_id, p.game, me.player_id, o.player_id").Scan(&f.Pairs).Error
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// figuresMatchPlays checks that the kept score counts and head-to-head
+// records are those of the plays: at every moment, not only once a
+// rebuild is done.
+func figuresMatchPlays(t *testing.T, s *Store, what string) {
+	t.Helper()
+	got, want := figuresOf(t, s.db), figuresFromPlays(t, s.db)
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%s: score counts and head-to-head\n got %+v\nwant %+v", what, got, want)
+	}
 }
 
 func derivedOf(t testing.TB, db *gorm.DB) derived {
@@ -35,6 +105,7 @@ func derivedOf(t testing.TB, db *gorm.DB) derived {
 	if err := db.Order("play_id, player_id").Find(&d.Ratings).Error; err != nil {
 		t.Fatal(err)
 	}
+	d.Figures = figuresOf(t, db)
 	for i := range d.Stats {
 		d.Stats[i].LastPlayedAt = d.Stats[i].LastPlayedAt.UTC()
 	}
@@ -66,6 +137,10 @@ func equalsRecompute(t *testing.T, s *Store, what string) {
 	if !reflect.DeepEqual(got.Ratings, want.Ratings) {
 		t.Errorf("%s: rating histories (%d and %d points)\n got %+v\nwant %+v", what, len(got.Ratings), len(want.Ratings), got.Ratings, want.Ratings)
 	}
+	if !reflect.DeepEqual(got.Figures, want.Figures) {
+		t.Errorf("%s: score counts and head-to-head\n got %+v\nwant %+v", what, got.Figures, want.Figures)
+	}
+	figuresMatchPlays(t, s, what+", recomputed")
 }
 
 // pauser holds a store's rebuild worker after a step when asked to, so a
@@ -172,10 +247,18 @@ func randomHistory(t *testing.T, s *Store, r *rand.Rand, n int, p *pauser) {
 				return
 			}
 			// Stop the worker one step into the rebuild the next change
-			// asks for, and change the history twice meanwhile.
-			paused, release := p.arm()
+			// asks for, and change the history twice meanwhile. A play
+			// before every other asks for one only if its game has plays.
 			lp, res := randomPlay().logged()
 			lp.FinishedAt = t0.Add(-time.Minute) // before every other play
+			var later int64
+			if err := s.db.Model(&playRow{}).Where("game = ?", lp.Game).Count(&later).Error; err != nil {
+				t.Fatal(err)
+			}
+			if later == 0 {
+				return
+			}
+			paused, release := p.arm()
 			id, err := s.LogPlay(ctx, DefaultGroup, lp, res)
 			if err != nil {
 				t.Fatalf("LogPlay: %v", err)
@@ -187,8 +270,9 @@ func randomHistory(t *testing.T, s *Store, r *rand.Rand, n int, p *pauser) {
 			close(release)
 		}
 	}
-	for range n {
+	for i := range n {
 		change(0)
+		figuresMatchPlays(t, s, fmt.Sprintf("after change %d", i))
 		if r.IntN(10) == 0 {
 			settle(t, s)
 		}
@@ -337,5 +421,28 @@ func TestRebuildOneReplica(t *testing.T) {
 	equalsRecompute(t, a, "after the replica that held it finished")
 	if lb, _ := b.GameLeaderboard(ctx, DefaultGroup, "insecta"); lb.Updating {
 		t.Error("leaderboard still updating after the rebuild")
+	}
+}
+
+// TestWalkStepSize: a walk step takes as many plays as fit in the
+// budget at the pace of the one before, within bounds, growing only
+// halfway there.
+func TestWalkStepSize(t *testing.T) {
+	for _, tt := range []struct {
+		size, plays int
+		took        time.Duration
+		want        int
+	}{
+		{20, 20, walkBudget, 20},                   // on budget: stays
+		{20, 20, walkBudget / 4, 50},               // four times as fast: halfway to 80
+		{100, 100, 3 * walkBudget, 33},             // three times too slow: at once
+		{100, 100, time.Second, minWalkPlays},      // far too slow: the least
+		{100, 100, time.Microsecond, rebuildPlays}, // far too fast: the most
+		{40, 30, walkBudget, 30},                   // the last of a walk, short: by its pace
+		{30, 0, walkBudget, 30},                    // nothing replayed: unchanged
+	} {
+		if got := walkStepSize(tt.size, tt.plays, tt.took); got != tt.want {
+			t.Errorf("walkStepSize(%d, %d, %s) = %d, want %d", tt.size, tt.plays, tt.took, got, tt.want)
+		}
 	}
 }

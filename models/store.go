@@ -104,6 +104,10 @@ type Store struct {
 	// rebuildSize, when set, replaces rebuildPlays: tests make rebuilds
 	// take many steps.
 	rebuildSize int
+	// walkSize is how many plays the worker's next walk step takes,
+	// following how long the last one held the writer (walkStepSize);
+	// zero before the first. Only the worker touches it.
+	walkSize int
 	// rebuildStepDone, when set, is called after each step of a rebuild
 	// commits, with the worker's context: tests stop a rebuild half-way.
 	rebuildStepDone func(ctx context.Context)
