@@ -233,6 +233,20 @@ func (b *browser) checkConsole() {
 // fast and says which one it was.
 const stepTimeout = 15 * time.Second
 
+// sendKeys focuses the first element sel matches and types keys into it,
+// as chromedp.SendKeys does, without SendKeys' read of the node's
+// attributes, which races with the DOM events that change them (seen by
+// the race detector in chromedp v0.23.0 while a field's aria-invalid went).
+func sendKeys[S chromedp.Selectable](sel S, keys string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		if _, err := chromedp.Focus(sel)(ctx, t); err != nil {
+			return err
+		}
+		_, err := chromedp.KeyEvent(keys)(ctx, t)
+		return err
+	})
+}
+
 // do runs actions and stops the test at the first failure.
 func (b *browser) do(steps ...chromedp.Action[chromedp.Void]) {
 	b.t.Helper()
@@ -338,7 +352,7 @@ func (b *browser) closeSheetIfOpen() {
 func (b *browser) rename(player int, name string) {
 	b.t.Helper()
 	in := chromedp.CSS(pointer(fmt.Sprintf("/players/%d/name", player)) + ` input`)
-	b.do(chromedp.Click(chromedp.CSS(fmt.Sprintf(`#tab-%d`, player))), chromedp.Click(in), chromedp.KeyEvent("a", chromedp.KeyModifiers(chromedp.ModifierCtrl)), chromedp.SendKeys(in, name))
+	b.do(chromedp.Click(chromedp.CSS(fmt.Sprintf(`#tab-%d`, player))), chromedp.Click(in), chromedp.KeyEvent("a", chromedp.KeyModifiers(chromedp.ModifierCtrl)), sendKeys(in, name))
 }
 
 // choose picks an option of a field: in a select by typing its label, as
@@ -354,7 +368,7 @@ func (b *browser) choose(fieldCSS, id, label string) {
 		return
 	}
 	sel := chromedp.CSS(fieldCSS + ` select`)
-	b.do(chromedp.SendKeys(sel, label))
+	b.do(sendKeys(sel, label))
 	if got, err := chromedp.Run(b.ctx, chromedp.Value(sel)); err != nil || got != id {
 		b.t.Fatalf("%s is %q (%v) after typing %q, want %q", fieldCSS, got, err, label, id)
 	}
@@ -369,7 +383,7 @@ func (b *browser) tap(fieldCSS, value string) {
 // typeNumber replaces the number in a stepper by typing it.
 func (b *browser) typeNumber(fieldCSS string, n int) {
 	b.t.Helper()
-	b.do(chromedp.SendKeys(chromedp.CSS(fieldCSS+` input`), strconv.Itoa(n)))
+	b.do(sendKeys(chromedp.CSS(fieldCSS+` input`), strconv.Itoa(n)))
 }
 
 // chooseToken taps a token circle and the token in the sheet that opens
@@ -831,7 +845,7 @@ func (b *browser) startTable(game string, names ...string) string {
 		if i >= 2 {
 			b.do(chromedp.Click(chromedp.CSS(`.add-name`)))
 		}
-		b.do(chromedp.SendKeys(in, name))
+		b.do(sendKeys(in, name))
 	}
 	b.screenshot("table-new-" + game)
 	b.do(chromedp.Click(chromedp.CSS(`[data-testid=create-table]`)),
@@ -1177,8 +1191,8 @@ func TestBrowserHotelTableFirstSeat(t *testing.T) {
 	host := newBrowser(t, base)
 	host.do(chromedp.Navigate(base+"/tables/new"), chromedp.WaitVisible(chromedp.CSS(pointer("/game")+` label[data-value="insektenhotel"]`)))
 	host.tap(pointer("/game"), "insektenhotel")
-	host.do(chromedp.SendKeys(chromedp.CSS(pointer("/players/0")+` input`), "Ana"),
-		chromedp.SendKeys(chromedp.CSS(pointer("/players/1")+` input`), "Ben"),
+	host.do(sendKeys(chromedp.CSS(pointer("/players/0")+` input`), "Ana"),
+		sendKeys(chromedp.CSS(pointer("/players/1")+` input`), "Ben"),
 		chromedp.WaitVisible(chromedp.CSS(pointer("/first")+` label[data-value="1"]`)))
 	if got := host.textNow(pointer("/first")); !strings.Contains(got, "Ana") || !strings.Contains(got, "Ben") {
 		t.Errorf("the starting player's choices are %q, want Ana and Ben", got)

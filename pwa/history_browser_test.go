@@ -294,9 +294,9 @@ func TestBrowserHistoryLeaderboardAndPlayer(t *testing.T) {
 	if id, _ := chromedp.Run(b.ctx, chromedp.Evaluate[string](`document.querySelector('[data-testid=play-item]').dataset.id`)); id != last {
 		t.Errorf("the newest play listed is %q, want %q", id, last)
 	}
-	b.do(chromedp.SendKeys(chromedp.CSS(`#filter-game`), "Insektenhotel"))
+	b.do(sendKeys(chromedp.CSS(`#filter-game`), "Insektenhotel"))
 	b.waitFor("the Insektenhotel filter", `document.querySelectorAll('[data-testid=play-item]').length === 1 && location.search === '?game=insektenhotel'`)
-	b.do(chromedp.SendKeys(chromedp.CSS(`#filter-game`), kb.Home)) // the first option: all games
+	b.do(sendKeys(chromedp.CSS(`#filter-game`), kb.Home)) // the first option: all games
 	b.waitFor("every play again", `document.querySelectorAll('[data-testid=play-item]').length === 5 && location.search === ''`)
 	b.screenshot("h-history")
 
@@ -369,7 +369,7 @@ func TestBrowserGroupInvite(t *testing.T) {
 	host.do(chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS(`.group-chip`)))
 	host.do(chromedp.Click(chromedp.CSS(`.group-chip`)), chromedp.WaitVisible(chromedp.CSS(`#new-group-name`)))
 	host.screenshot("h-groups")
-	host.do(chromedp.SendKeys(chromedp.CSS(`#new-group-name`), "Thursday Club"),
+	host.do(sendKeys(chromedp.CSS(`#new-group-name`), "Thursday Club"),
 		chromedp.Click(chromedp.CSS(`[data-testid=create-group]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid=group-qr]`)))
 	host.waitFor("the invite QR code to load", `(() => { const i = document.querySelector('[data-testid=group-qr]'); return i && i.complete && i.naturalWidth > 0; })()`)
@@ -442,7 +442,7 @@ func TestBrowserLogPastPlay(t *testing.T) {
 	if err != nil || !slices.Equal(offered, []string{"Ana", "Ben"}) {
 		t.Errorf("the name field offers %q (%v), want the group's players Ana and Ben", offered, err)
 	}
-	b.do(chromedp.SendKeys(chromedp.CSS(pointer("/players/0/name")+` input`), "Ana"))
+	b.do(sendKeys(chromedp.CSS(pointer("/players/0/name")+` input`), "Ana"))
 	b.tap(pointer("/players/0/board/hotel"), "blue")
 	floors := func(player int, species, labels, guests []string) {
 		for i := range species {
@@ -457,9 +457,9 @@ func TestBrowserLogPastPlay(t *testing.T) {
 	b.tap(pointer("/players/1/board/hotel"), "green")
 	floors(1, []string{"ladybird", "butterfly"}, []string{"Ladybird", "Butterfly"}, []string{"1", "2"})
 	b.waitText(`#tab-1 .tab-total`, "3")
-	b.do(chromedp.SendKeys(chromedp.CSS(pointer("/startedAt")+` input`), "25"),
-		chromedp.SendKeys(chromedp.CSS(`[data-testid=play-location]`), "Garden"),
-		chromedp.SendKeys(chromedp.CSS(`[data-testid=play-notes]`), "Sunny"))
+	b.do(sendKeys(chromedp.CSS(pointer("/startedAt")+` input`), "25"),
+		sendKeys(chromedp.CSS(`[data-testid=play-location]`), "Garden"),
+		sendKeys(chromedp.CSS(`[data-testid=play-notes]`), "Sunny"))
 
 	// Saved without Ben's name: the server's refusal lands at the field.
 	b.do(chromedp.Click(chromedp.CSS(`#tab-0`)), chromedp.Click(chromedp.CSS(`[data-testid=save-play]`)))
@@ -473,7 +473,7 @@ func TestBrowserLogPastPlay(t *testing.T) {
 	}
 	b.screenshot("h-log-error")
 
-	b.do(chromedp.SendKeys(chromedp.CSS(pointer("/players/1/name")+` input`), "ben "),
+	b.do(sendKeys(chromedp.CSS(pointer("/players/1/name")+` input`), "ben "),
 		chromedp.WaitNotPresent(chromedp.CSS(errCSS)))
 	b.screenshot("h-log")
 	b.do(chromedp.Click(chromedp.CSS(`[data-testid=save-play]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=play-meta]`)))
@@ -527,7 +527,7 @@ func TestBrowserLogPastPlay(t *testing.T) {
 	if v, _ := chromedp.Run(b.ctx, chromedp.Value(chromedp.CSS(pointer("/players/0/name")+` input`))); v != "Cleo" {
 		t.Errorf("the kept play's first name is %q, want Cleo", v)
 	}
-	b.do(chromedp.Click(chromedp.CSS(`#tab-1`)), chromedp.SendKeys(chromedp.CSS(pointer("/players/1/name")+` input`), "Ana"),
+	b.do(chromedp.Click(chromedp.CSS(`#tab-1`)), sendKeys(chromedp.CSS(pointer("/players/1/name")+` input`), "Ana"),
 		chromedp.Click(chromedp.CSS(`[data-testid=save-play]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=play-meta]`)))
 	if got := b.textNow(`.standing.winner .who-name`); got != "Cleo" {
 		t.Errorf("the kept play's winner reads %q, want Cleo", got)
@@ -570,7 +570,7 @@ func TestBrowserRenameAndMerge(t *testing.T) {
 
 	rename := func(to string) {
 		b.do(chromedp.Click(chromedp.CSS(`[data-testid=rename]`)), chromedp.WaitVisible(chromedp.CSS(`#rename-input`)),
-			chromedp.KeyEvent("a", chromedp.KeyModifiers(chromedp.ModifierCtrl)), chromedp.SendKeys(chromedp.CSS(`#rename-input`), to),
+			chromedp.KeyEvent("a", chromedp.KeyModifiers(chromedp.ModifierCtrl)), sendKeys(chromedp.CSS(`#rename-input`), to),
 			chromedp.Click(chromedp.CSS(`[data-testid=rename-save]`)))
 	}
 	// A plain rename: the page shows the new name.

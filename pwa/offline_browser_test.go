@@ -358,6 +358,10 @@ func TestBrowserFinishWaitsForUnsent(t *testing.T) {
 	}
 
 	phone.blockRequests()
+	// The phone's next try may be up to the outbox's longest backoff (8 s)
+	// away, then the finish follows.
+	host.waitForUpTo(liveWait+10*time.Second, "the finish once Ben's phone has saved",
+		`document.querySelector('[data-testid=total-1]') !== null`)
 	host.waitTextNow(`[data-testid=total-1]`, "4")
 	if got := phone.textNow(`h1`); got != "Results" {
 		phone.waitTextNow(`h1`, "Results")

@@ -81,7 +81,7 @@ func TestBrowserKnownPlayers(t *testing.T) {
 	}
 	b.waitChips(`#panel-0`, regulars)
 	b.screenshot("players-quick-chips")
-	b.do(chromedp.SendKeys(chromedp.CSS(name0), "Ana"))
+	b.do(sendKeys(chromedp.CSS(name0), "Ana"))
 	if v := b.value(name0); v != "Ana" {
 		t.Errorf("typing Ana into the first name gives %q", v)
 	}
@@ -108,7 +108,7 @@ func TestBrowserKnownPlayers(t *testing.T) {
 	if n := b.countOf(`#panel-2 .msg-error`); n != 0 {
 		t.Errorf("the blank third name is flagged: %q", b.textNow(`#panel-2 .msg-error`))
 	}
-	b.do(chromedp.SendKeys(chromedp.CSS(pointer("/players/2/name")+` input`), "Cleo"))
+	b.do(sendKeys(chromedp.CSS(pointer("/players/2/name")+` input`), "Cleo"))
 	b.waitTextNow(`#panel-2 .remove-player`, "Remove Cleo")
 	b.waitChips(`#panel-2`, []string{"Ben", "Cleo"})
 

@@ -77,8 +77,8 @@ func TestBrowserPlayNotesAndBGStats(t *testing.T) {
 
 	// Notes, location and first player, edited on the play page.
 	b.do(tapInPage(`[data-testid=edit-notes]`), chromedp.WaitVisible(chromedp.CSS(`[data-testid=play-location]`)))
-	b.do(chromedp.SendKeys(chromedp.CSS(`[data-testid=play-location]`), "Kitchen table"),
-		chromedp.SendKeys(chromedp.CSS(`[data-testid=play-notes]`), "Ben's hotel filled\nfirst"),
+	b.do(sendKeys(chromedp.CSS(`[data-testid=play-location]`), "Kitchen table"),
+		sendKeys(chromedp.CSS(`[data-testid=play-notes]`), "Ben's hotel filled\nfirst"),
 		chromedp.Evaluate[chromedp.Void](`(() => {
 			const s = document.querySelector('[data-testid=play-start]');
 			s.value = '1';

@@ -13,7 +13,7 @@ func (b *browser) typeTotal(player int, id string, n int) {
 	b.t.Helper()
 	in := pointer("/players/"+strconv.Itoa(player)+"/board/totals/"+id) + ` input`
 	// Tab leaves the field, as a player moving on does: its errors show then.
-	b.do(chromedp.SetValue(chromedp.CSS(in), ""), chromedp.SendKeys(chromedp.CSS(in), strconv.Itoa(n)+"\t"))
+	b.do(chromedp.SetValue(chromedp.CSS(in), ""), sendKeys(chromedp.CSS(in), strconv.Itoa(n)+"\t"))
 }
 
 // useTotals switches a player's board to the totals sheet.
