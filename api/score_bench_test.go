@@ -1,7 +1,6 @@
 package api
 
 import (
-	"encoding/json"
 	"net"
 	"os"
 	"testing"
@@ -60,37 +59,13 @@ func BenchmarkScoreEndpoint(b *testing.B) {
 }
 
 // fourPlayerInsecta is the Insecta example's two boards twice over, the
-// copies with researchers of their own, as one compact request body.
-func fourPlayerInsecta(b *testing.B) []byte {
-	b.Helper()
-	var req struct {
-		Players []struct {
-			Name  string         `json:"name"`
-			Board map[string]any `json:"board"`
-		} `json:"players"`
-	}
-	raw, err := os.ReadFile("testdata/insecta-example.json")
+// copies with researchers of their own, as one compact request body
+// (testdata/insecta-four-players.json, shared with scoring's benchmarks).
+func fourPlayerInsecta(tb testing.TB) []byte {
+	tb.Helper()
+	body, err := os.ReadFile("testdata/insecta-four-players.json")
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	if err := json.Unmarshal(raw, &req); err != nil {
-		b.Fatal(err)
-	}
-	others := []string{"ida-laura-pfeiffer", "louise-caroline-daumont"}
-	for i := range 2 {
-		p := req.Players[i]
-		copied, _ := json.Marshal(p.Board)
-		var board map[string]any
-		_ = json.Unmarshal(copied, &board)
-		board["researcher"] = others[i]
-		req.Players = append(req.Players, struct {
-			Name  string         `json:"name"`
-			Board map[string]any `json:"board"`
-		}{p.Name + " II", board})
-	}
-	out, err := json.Marshal(req)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return out
+	return body
 }

@@ -263,7 +263,7 @@ func TestReadRequestReadsInsectaBoards(t *testing.T) {
 	many := `{"tiles":[` + strings.Join(tiles, ",") + `]}`
 	medals := `{"medals":[{"medal":"size:small","level":1},{"medal":"size:large","level":2},{"medal":"order:hemiptera"},{"medal":"institution:any","level":3}]}`
 	bodies := []string{
-		string(fourPlayerInsecta(&testing.B{})),
+		string(fourPlayerInsecta(t)),
 		`{"players":[{"name":"A","board":` + medals + `},{"name":"B","board":` + medals + `},{"name":"C","board":` + medals + `},{"name":"D","board":` + medals + `},{"name":"E","board":` + medals + `}]}`,
 		`{"players":[{"name":"A","board":` + many + `},{"board":` + medals + `,"name":"B"}]}`,
 		`{"players":[{"name":"A","board":{"researcher":"mary\u002dkingsley"}},{"name":"B","board":{"researcher":"mary-kingsley"}}]}`,
@@ -322,7 +322,7 @@ func TestReadRequestReadsInsectaBoards(t *testing.T) {
 // and nothing for each tile or each board. The blocks are sized from the
 // body, so no tile outgrows them.
 func TestReadRequestAllocates(t *testing.T) {
-	body := fourPlayerInsecta(&testing.B{})
+	body := fourPlayerInsecta(t)
 	allocs := testing.AllocsPerRun(20, func() {
 		var req Request
 		if !readRequest(body, &req, "insecta") {

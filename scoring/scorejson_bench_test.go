@@ -3,7 +3,6 @@
 package scoring
 
 import (
-	"encoding/json"
 	"os"
 	"testing"
 )
@@ -29,36 +28,11 @@ func BenchmarkScoreJSON(b *testing.B) {
 // fourPlayerInsecta is the body of api's BenchmarkScoreEndpoint: the
 // Insecta example's two boards twice over, the copies with researchers of
 // their own, written compactly with members in name order.
-func fourPlayerInsecta(b *testing.B) []byte {
-	b.Helper()
-	var req struct {
-		Players []struct {
-			Name  string         `json:"name"`
-			Board map[string]any `json:"board"`
-		} `json:"players"`
-	}
-	raw, err := os.ReadFile("../api/testdata/insecta-example.json")
+func fourPlayerInsecta(tb testing.TB) []byte {
+	tb.Helper()
+	body, err := os.ReadFile("../api/testdata/insecta-four-players.json")
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	if err := json.Unmarshal(raw, &req); err != nil {
-		b.Fatal(err)
-	}
-	others := []string{"ida-laura-pfeiffer", "louise-caroline-daumont"}
-	for i := range 2 {
-		p := req.Players[i]
-		copied, _ := json.Marshal(p.Board)
-		var board map[string]any
-		_ = json.Unmarshal(copied, &board)
-		board["researcher"] = others[i]
-		req.Players = append(req.Players, struct {
-			Name  string         `json:"name"`
-			Board map[string]any `json:"board"`
-		}{p.Name + " II", board})
-	}
-	out, err := json.Marshal(req)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return out
+	return body
 }
