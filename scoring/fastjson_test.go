@@ -4,8 +4,10 @@ package scoring
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math/bits"
 	"reflect"
 	"strings"
 	"testing"
@@ -361,6 +363,43 @@ func TestTextReadsEveryLength(t *testing.T) {
 		r := reader{b: []byte(`"` + s)}
 		if _, _, ok := r.text(); ok {
 			t.Errorf("text of %q reads it", r.b)
+		}
+	}
+}
+
+// TestTextStopsFindsTheFirstStop holds textStops to textStop: in a word
+// of plain bytes, then any byte c, then any byte d repeated to the end,
+// its lowest mark is at the first byte textStop marks, or nowhere.
+func TestTextStopsFindsTheFirstStop(t *testing.T) {
+	for at := range 8 {
+		for c := range 256 {
+			for d := range 256 {
+				var word [8]byte
+				for i := range word {
+					switch {
+					case i < at:
+						word[i] = 'a'
+					case i == at:
+						word[i] = byte(c)
+					default:
+						word[i] = byte(d)
+					}
+				}
+				want := 8
+				for i, b := range word {
+					if textStop[b] {
+						want = i
+						break
+					}
+				}
+				got := 8
+				if m := textStops(binary.LittleEndian.Uint64(word[:])); m != 0 {
+					got = bits.TrailingZeros64(m) / 8
+				}
+				if got != want {
+					t.Fatalf("textStops(%q) marks byte %d first, want %d", word, got, want)
+				}
+			}
 		}
 	}
 }
