@@ -94,13 +94,16 @@ func (r *reader) null() bool {
 // not UTF-8 makes it give up, as does any escape or a control character.
 // It looks at 8 bytes at a time (textStops) while 8 are left.
 func (r *reader) text() (start, end int, ok bool) {
-	if !r.eat('"') {
-		return 0, 0, false
+	b, i := r.b, r.i
+	if i >= len(b) || b[i] != '"' {
+		if !r.eat('"') {
+			return 0, 0, false
+		}
+		i = r.i - 1
 	}
-	start = r.i
+	i++
+	start = i
 	ascii := true
-	b := r.b
-	i := start
 	for {
 		for i+8 <= len(b) {
 			if m := textStops(binary.LittleEndian.Uint64(b[i:])); m != 0 {
@@ -117,7 +120,10 @@ func (r *reader) text() (start, end int, ok bool) {
 		case !textStop[c]:
 		case c == '"':
 			r.i = i + 1
-			return start, i, ascii || utf8.Valid(b[start:i])
+			if ascii {
+				return start, i, true
+			}
+			return start, i, utf8.Valid(b[start:i])
 		case c >= utf8.RuneSelf:
 			ascii = false
 		default: // a backslash or a control character
