@@ -171,10 +171,15 @@ func (r *reader) str() (string, bool) {
 // until the reader's bytes change.
 func (r *reader) key() ([]byte, bool) {
 	start, end, ok := r.text()
-	if !ok || !r.eat(':') {
+	if !ok {
 		return nil, false
 	}
-	return r.b[start:end], true
+	if r.i < len(r.b) && r.b[r.i] == ':' {
+		r.i++
+	} else if !r.eat(':') {
+		return nil, false
+	}
+	return r.b[start:end:end], true
 }
 
 // more reads what follows a member or an element: a comma (true, and ok)
@@ -462,9 +467,9 @@ func (a *arena) bool(v bool) *bool {
 
 // optInt reads null (nil) or a whole number into *p.
 func (r *reader) optInt(a *arena, p **int) bool {
-	if r.null() {
+	if r.peek() == 'n' {
 		*p = nil
-		return true
+		return r.literal("null")
 	}
 	v, ok := r.int()
 	if ok {
@@ -475,9 +480,9 @@ func (r *reader) optInt(a *arena, p **int) bool {
 
 // optStr reads null (nil) or a string into *p.
 func (r *reader) optStr(a *arena, p **string) bool {
-	if r.null() {
+	if r.peek() == 'n' {
 		*p = nil
-		return true
+		return r.literal("null")
 	}
 	v, ok := r.str()
 	if ok {
