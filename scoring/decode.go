@@ -33,9 +33,10 @@ func decodeFast(raw []byte, v any) bool {
 // one pass over a valid body: the hand-written reader's (which also reads
 // the boards of the games it knows), or else v2's (a body v2
 // accepts is valid JSON, so what is left to check is the text: no NUL);
-// anything else takes DecodeRequest's path.
-func decodeScoreRequest(body []byte, req *Request, game string) error {
-	if onePass && readScoreRequest(body, req, game) {
+// anything else takes DecodeRequest's path. The reader decodes the
+// boards of the game a is for (scoreArena) into a.
+func decodeScoreRequest(body []byte, req *Request, a *arena) error {
+	if onePass && readScoreRequest(body, req, a) {
 		return nil
 	}
 	if decodeFast(body, req) && CheckText(body) == nil {

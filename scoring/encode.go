@@ -3,6 +3,7 @@
 package scoring
 
 import (
+	"math/bits"
 	"strconv"
 	"unicode/utf8"
 )
@@ -145,6 +146,17 @@ func appendJSONString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		// Plain bytes 8 at a time, to the next that is not (jsonStops).
+		for i+8 <= len(s) {
+			if m := jsonStops(load64(s, i)); m != 0 {
+				i += bits.TrailingZeros64(m) / 8
+				break
+			}
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
 		if c := s[i]; c < utf8.RuneSelf {
 			if jsonPlain[c] {
 				i++
@@ -188,4 +200,24 @@ func appendJSONString(dst []byte, s string) []byte {
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+// load64 is the 8 bytes of s at i, little-endian (one load).
+func load64(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// jsonStops marks, in the high bit of each byte, the bytes of w that
+// jsonPlain does not (control characters, ", \, <, >, & and every byte
+// of a non-ASCII character), as far as the first of them: as in
+// textStops, only the lowest mark counts.
+func jsonStops(w uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	quote, backslash := w^(ones*'"'), w^(ones*'\\')
+	lt, gt, amp := w^(ones*'<'), w^(ones*'>'), w^(ones*'&')
+	return ((w-ones*' ')&^w | w |
+		(quote-ones)&^quote | (backslash-ones)&^backslash |
+		(lt-ones)&^lt | (gt-ones)&^gt | (amp-ones)&^amp) & highs
 }

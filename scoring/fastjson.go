@@ -4,7 +4,10 @@ package scoring
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"math/bits"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -45,8 +48,12 @@ func (r *reader) ws() {
 	}
 }
 
-// peek is the next byte after white space, or 0 at the end.
+// peek is the next byte after white space, or 0 at the end. Compact
+// JSON has none, so a byte that cannot be white space is taken first.
 func (r *reader) peek() byte {
+	if r.i < len(r.b) && r.b[r.i] > ' ' {
+		return r.b[r.i]
+	}
 	r.ws()
 	if r.i < len(r.b) {
 		return r.b[r.i]
@@ -85,29 +92,45 @@ func (r *reader) null() bool {
 
 // text reads a string without escapes and returns its bytes. Text that is
 // not UTF-8 makes it give up, as does any escape or a control character.
+// It looks at 8 bytes at a time (textStops) while 8 are left.
 func (r *reader) text() (start, end int, ok bool) {
-	if !r.eat('"') {
-		return 0, 0, false
-	}
-	start = r.i
-	ascii := true
-	b := r.b
-	for i := start; i < len(b); i++ {
-		c := b[i]
-		if !textStop[c] {
-			continue
+	b, i := r.b, r.i
+	if i >= len(b) || b[i] != '"' {
+		if !r.eat('"') {
+			return 0, 0, false
 		}
+		i = r.i - 1
+	}
+	i++
+	start = i
+	ascii := true
+	for {
+		for i+8 <= len(b) {
+			if m := textStops(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) / 8
+				break
+			}
+			i += 8
+		}
+		if i >= len(b) {
+			return 0, 0, false
+		}
+		c := b[i]
 		switch {
+		case !textStop[c]:
 		case c == '"':
 			r.i = i + 1
-			return start, i, ascii || utf8.Valid(b[start:i])
+			if ascii {
+				return start, i, true
+			}
+			return start, i, utf8.Valid(b[start:i])
 		case c >= utf8.RuneSelf:
 			ascii = false
 		default: // a backslash or a control character
 			return 0, 0, false
 		}
+		i++
 	}
-	return 0, 0, false
 }
 
 // textStop marks the bytes text looks at: the quote, the backslash,
@@ -118,6 +141,19 @@ var textStop = func() (stop [256]bool) {
 	}
 	return stop
 }()
+
+// textStops marks, in the high bit of each byte, the bytes of w (8 bytes
+// read little-endian) that textStop marks, as far as the first of them:
+// bytes after it may be marked wrongly (a borrow runs on into them), so
+// only the lowest mark counts. Each test is the classic "has a zero
+// byte": (x - 0x01…) &^ x & 0x80… marks a byte of x that is 0, and
+// (w - 0x20…) &^ w one below 0x20.
+func textStops(w uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	quote := w ^ (ones * '"')
+	backslash := w ^ (ones * '\\')
+	return ((quote-ones)&^quote | (backslash-ones)&^backslash | (w-ones*' ')&^w | w) & highs
+}
 
 // str reads a string value.
 func (r *reader) str() (string, bool) {
@@ -135,10 +171,15 @@ func (r *reader) str() (string, bool) {
 // until the reader's bytes change.
 func (r *reader) key() ([]byte, bool) {
 	start, end, ok := r.text()
-	if !ok || !r.eat(':') {
+	if !ok {
 		return nil, false
 	}
-	return r.b[start:end], true
+	if r.i < len(r.b) && r.b[r.i] == ':' {
+		r.i++
+	} else if !r.eat(':') {
+		return nil, false
+	}
+	return r.b[start:end:end], true
 }
 
 // more reads what follows a member or an element: a comma (true, and ok)
@@ -338,17 +379,57 @@ type arena struct {
 	boards []insectaBoard
 }
 
-// sizedFor makes blocks for the Insecta boards within raw. Each tile and
-// medal is an object, so raw's objects bound them, up to a bound: beyond
-// it, blocks are made as they are needed. An insect has 2 whole numbers
-// and up to 5 strings, a mail 3 and 1.
+// sizedFor makes blocks for the Insecta boards within raw, or keeps the
+// arena's own when they are large enough (an arena handed back by
+// release). Each tile and medal is an object, so raw's objects bound
+// them, up to a bound: beyond it, blocks are made as they are needed. An
+// insect has 2 whole numbers and up to 5 strings, a mail 3 and 1.
 func (a *arena) sizedFor(raw []byte) {
 	objects := min(bytes.Count(raw, []byte("{")), 256)
-	a.ints = make([]int, 0, objects*3)
-	a.strs = make([]string, 0, objects*5)
-	a.bools = make([]bool, 0, objects)
-	a.tiles = make([]insectaTile, 0, objects)
-	a.medals = make([]insectaMedal, 0, objects)
+	a.ints = block(a.ints, objects*3)
+	a.strs = block(a.strs, objects*5)
+	a.bools = block(a.bools, objects)
+	a.tiles = block(a.tiles, objects)
+	a.medals = block(a.medals, objects)
+	a.boards = a.boards[:0]
+}
+
+// block is s emptied when it holds n, else a new block for n.
+func block[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:0]
+	}
+	return make([]T, 0, n)
+}
+
+// arenas keeps the arenas of score requests that have been scored, for
+// the next: ScoreJSON hands its arena back (release) once the request is
+// scored, as nothing of a result or an error points into it (they hold
+// strings of the body's copy, and numbers).
+var arenas = sync.Pool{New: func() any { return new(arena) }}
+
+// scoreArena is an arena for reading a score request for game, or nil
+// when the request reader reads no boards of game.
+func scoreArena(game string) *arena {
+	if game != "insecta" {
+		return nil
+	}
+	return arenas.Get().(*arena)
+}
+
+// release hands a back to arenas, letting go of what it points to: its
+// blocks (the current ones) are kept, emptied.
+func (a *arena) release() {
+	if a == nil {
+		return
+	}
+	clear(a.strs[:len(a.strs)])
+	clear(a.tiles[:len(a.tiles)])
+	clear(a.medals[:len(a.medals)])
+	clear(a.boards[:len(a.boards)])
+	a.ints, a.strs, a.bools = a.ints[:0], a.strs[:0], a.bools[:0]
+	a.tiles, a.medals, a.boards = a.tiles[:0], a.medals[:0], a.boards[:0]
+	arenas.Put(a)
 }
 
 // board hands out a board to read into, from blocks of a table's boards.
@@ -386,9 +467,9 @@ func (a *arena) bool(v bool) *bool {
 
 // optInt reads null (nil) or a whole number into *p.
 func (r *reader) optInt(a *arena, p **int) bool {
-	if r.null() {
+	if r.peek() == 'n' {
 		*p = nil
-		return true
+		return r.literal("null")
 	}
 	v, ok := r.int()
 	if ok {
@@ -399,9 +480,9 @@ func (r *reader) optInt(a *arena, p **int) bool {
 
 // optStr reads null (nil) or a string into *p.
 func (r *reader) optStr(a *arena, p **string) bool {
-	if r.null() {
+	if r.peek() == 'n' {
 		*p = nil
-		return true
+		return r.literal("null")
 	}
 	v, ok := r.str()
 	if ok {
@@ -452,10 +533,18 @@ func (r *reader) reqInt(p *int) bool {
 // read board (PlayerInput.read): the game's Evaluate takes it as it is
 // instead of decoding the bytes again. Text is taken from one copy of body.
 func readRequest(body []byte, req *Request, game string) bool {
-	r := reader{b: body, s: string(body)}
 	var a *arena
 	if game == "insecta" {
 		a = new(arena)
+	}
+	return readRequestWith(body, req, a)
+}
+
+// readRequestWith is readRequest with the arena a to decode Insecta
+// boards into, or nil to decode none.
+func readRequestWith(body []byte, req *Request, a *arena) bool {
+	r := reader{b: body, s: string(body)}
+	if a != nil {
 		a.sizedFor(body)
 	}
 	var members uint32

@@ -4,8 +4,10 @@ package scoring
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math/bits"
 	"reflect"
 	"strings"
 	"testing"
@@ -361,6 +363,93 @@ func TestTextReadsEveryLength(t *testing.T) {
 		r := reader{b: []byte(`"` + s)}
 		if _, _, ok := r.text(); ok {
 			t.Errorf("text of %q reads it", r.b)
+		}
+	}
+}
+
+// TestTextStopsFindsTheFirstStop holds textStops to textStop: in a word
+// of plain bytes, then any byte c, then any byte d repeated to the end,
+// its lowest mark is at the first byte textStop marks, or nowhere.
+func TestTextStopsFindsTheFirstStop(t *testing.T) {
+	for at := range 8 {
+		for c := range 256 {
+			for d := range 256 {
+				var word [8]byte
+				for i := range word {
+					switch {
+					case i < at:
+						word[i] = 'a'
+					case i == at:
+						word[i] = byte(c)
+					default:
+						word[i] = byte(d)
+					}
+				}
+				want := 8
+				for i, b := range word {
+					if textStop[b] {
+						want = i
+						break
+					}
+				}
+				got := 8
+				if m := textStops(binary.LittleEndian.Uint64(word[:])); m != 0 {
+					got = bits.TrailingZeros64(m) / 8
+				}
+				if got != want {
+					t.Fatalf("textStops(%q) marks byte %d first, want %d", word, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestJSONStopsFindsTheFirstStop holds jsonStops to jsonPlain as
+// TestTextStopsFindsTheFirstStop holds textStops to textStop, and
+// appendJSONString to json.Marshal with each byte that is not plain at
+// every place of strings of up to 20 bytes.
+func TestJSONStopsFindsTheFirstStop(t *testing.T) {
+	for at := range 8 {
+		for c := range 256 {
+			for d := range 256 {
+				var word [8]byte
+				for i := range word {
+					switch {
+					case i < at:
+						word[i] = 'a'
+					case i == at:
+						word[i] = byte(c)
+					default:
+						word[i] = byte(d)
+					}
+				}
+				want := 8
+				for i, b := range word {
+					if b >= utf8.RuneSelf || !jsonPlain[b] {
+						want = i
+						break
+					}
+				}
+				got := 8
+				if m := jsonStops(load64(string(word[:]), 0)); m != 0 {
+					got = bits.TrailingZeros64(m) / 8
+				}
+				if got != want {
+					t.Fatalf("jsonStops(%q) marks byte %d first, want %d", word, got, want)
+				}
+			}
+		}
+	}
+	for n := range 21 {
+		s := strings.Repeat("abcdefgh", 3)[:n]
+		for _, stop := range []string{"\"", "\\", "<", ">", "&", "\n", "\x01", "\x7f", "é", "\u2028", "\xff", "🐞"} {
+			for at := 0; at <= n; at++ {
+				text := s[:at] + stop + s[at:]
+				want, _ := json.Marshal(text)
+				if got := appendJSONString(nil, text); string(got) != string(want) {
+					t.Errorf("appendJSONString(%q) = %s, want %s", text, got, want)
+				}
+			}
 		}
 	}
 }

@@ -197,7 +197,13 @@ type insectaMedal struct {
 func (g insecta) Evaluate(players []PlayerInput, variants map[string]int) (*Evaluation, error) {
 	var verr ValidationError
 	oneFragment := Variant(*specOf(g), variants, "oneFragment")
-	boards := make([]insectaBoard, len(players))
+	var few [insectaMaxPlayers]insectaBoard // a table's boards, without an allocation
+	boards := few[:0:0]
+	if len(players) <= len(few) {
+		boards = few[:len(players)]
+	} else {
+		boards = make([]insectaBoard, len(players))
+	}
 	ok := make([]bool, len(players))
 	sheets := make([]*totalsSheet, len(players))
 	for i, p := range players {
@@ -213,11 +219,12 @@ func (g insecta) Evaluate(players []PlayerInput, variants map[string]int) (*Eval
 			insectaCheckTotals(sheet, base, oneFragment, &verr)
 			continue
 		}
-		if err := DecodeBoard(p.Board, base, &boards[i]); err != nil {
+		decoded := new(insectaBoard) // through an interface: on the heap, and boards stays off it
+		if err := DecodeBoard(p.Board, base, decoded); err != nil {
 			insectaMerge(&verr, base, err)
 			continue
 		}
-		ok[i] = true
+		boards[i], ok[i] = *decoded, true
 		boards[i].validate(base, &verr)
 	}
 	insectaCheckResearchers(players, boards, ok, &verr)

@@ -364,18 +364,13 @@ func Score(g Game, req Request) (*Result, error) {
 	case n > spec.MaxPlayers:
 		verr.Add("/players", "%s is for at most %d players, not %d", spec.Name, spec.MaxPlayers, n)
 	}
-	seen := map[string]int{}
+	var names nameIndex
 	for i, p := range req.Players {
-		ptr := "/players/" + strconv.Itoa(i) + "/name"
 		name := strings.TrimSpace(p.Name)
 		if msg := NameProblem(name); msg != "" {
-			verr.Add(ptr, "%s", msg)
-		} else {
-			key := NameKey(name)
-			if j, dup := seen[key]; dup {
-				verr.Add(ptr, "%q is already player %d; give each player their own name", name, j+1)
-			}
-			seen[key] = i
+			verr.Add(namePointer(i), "%s", msg)
+		} else if j, dup := names.add(name, i); dup {
+			verr.Add(namePointer(i), "%q is already player %d; give each player their own name", name, j+1)
 		}
 	}
 	if err := CheckVariants(*spec, req.Variants); err != nil {
@@ -409,8 +404,10 @@ func ScoreJSON(gameID string, body []byte) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	a := scoreArena(gameID)
+	defer a.release() // the request's boards, which nothing outlives
 	var req Request
-	if err := decodeScoreRequest(body, &req, gameID); err != nil {
+	if err := decodeScoreRequest(body, &req, a); err != nil {
 		return nil, err
 	}
 	return Score(g, req)
@@ -458,6 +455,53 @@ func sameName(a string, aPlain bool, b string, bPlain bool) bool {
 		return strings.EqualFold(a, b)
 	}
 	return NameKey(a) == NameKey(b)
+}
+
+// namePointer points at player i's name.
+func namePointer(i int) string {
+	return "/players/" + strconv.Itoa(i) + "/name"
+}
+
+// nameIndex finds, for each name added, the last one added before it
+// with the same NameKey. The first few are compared pair by pair, as
+// sameName builds no key for plain names; past them, all go by key into
+// a map.
+type nameIndex struct {
+	few [8]struct {
+		name  string
+		plain bool
+		i     int
+	}
+	n    int
+	keys map[string]int
+}
+
+// add adds player i's name and returns the last player before with the
+// same name, if any.
+func (x *nameIndex) add(name string, i int) (j int, dup bool) {
+	if x.keys == nil && x.n < len(x.few) {
+		plain := plainName(name)
+		for k := x.n - 1; k >= 0; k-- {
+			if e := &x.few[k]; sameName(e.name, e.plain, name, plain) {
+				j, dup = e.i, true
+				break
+			}
+		}
+		e := &x.few[x.n]
+		e.name, e.plain, e.i = name, plain, i
+		x.n++
+		return j, dup
+	}
+	if x.keys == nil {
+		x.keys = make(map[string]int, 2*len(x.few))
+		for _, e := range x.few[:x.n] {
+			x.keys[NameKey(e.name)] = e.i
+		}
+	}
+	key := NameKey(name)
+	j, dup = x.keys[key]
+	x.keys[key] = i
+	return j, dup
 }
 
 // better reports whether a beats b by total and then the tiebreak chain.

@@ -3,6 +3,7 @@ package scoring
 import (
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -59,5 +60,27 @@ func TestScoreSharedLimits(t *testing.T) {
 				t.Errorf("errors = %+v\nwant %+v", verr.Errors, tt.want)
 			}
 		})
+	}
+}
+
+// TestNameIndexFindsTheLastSameName holds nameIndex to a map from NameKey
+// to the last player with it, the way Score found repeated names before,
+// on random lists of up to 20 names (past the 8 it compares pair by pair)
+// that differ in case, spacing and invisible characters.
+func TestNameIndexFindsTheLastSameName(t *testing.T) {
+	variants := []string{"Ana", "ana", "ANA", "A\u200bna", "Ana ", "Bo", "bo", "B  o", "Émile", "émile", "Cy", "Ana\u00ad"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		var x nameIndex
+		keys := map[string]int{}
+		for i := range rng.IntN(21) {
+			name := strings.TrimSpace(variants[rng.IntN(len(variants))])
+			key := NameKey(name)
+			wantJ, wantDup := keys[key]
+			keys[key] = i
+			if j, dup := x.add(name, i); j != wantJ || dup != wantDup {
+				t.Fatalf("player %d %q: got %d, %v, want %d, %v", i, name, j, dup, wantJ, wantDup)
+			}
+		}
 	}
 }

@@ -142,7 +142,7 @@ func NameProblem(name string) string {
 	switch {
 	case name == "":
 		return "every player needs a name"
-	case NameKey(name) == "":
+	case !plainName(name) && NameKey(name) == "": // a plain name's key is the name in lower case
 		return "a name needs a letter or a sign that shows; this one is only spaces or invisible characters"
 	case utf8.RuneCountInString(name) > MaxNameLength:
 		return "a name can be at most " + strconv.Itoa(MaxNameLength) + " characters"
