@@ -205,9 +205,9 @@ func hotelCheckSeatName(verr *ValidationError, base, name string, seen map[strin
 func hotelCheckSeatHotel(verr *ValidationError, base string, seat HotelSeat, colours map[string]int, i int) {
 	switch j, taken := colours[seat.Hotel]; {
 	case hotelIndex(hotelColours, seat.Hotel) < 0:
-		verr.Add(base+"/hotel", "%q is not a hotel: choose %s", seat.Hotel, hotelChoices(hotelColours))
+		verr.Add(base+"/hotel", "%q is not a hotel: choose %s", seat.Hotel, orList(hotelChoices(hotelColours)))
 	case taken:
-		verr.Add(base+"/hotel", "the %s hotel is already player %d's: each player runs a hotel of their own colour", seat.Hotel, j+1)
+		verr.Add(base+"/hotel", "the %s hotel is already player %d's: each player runs a hotel of their own colour", hotelWord(seat.Hotel), j+1)
 	default:
 		colours[seat.Hotel] = i
 	}
@@ -217,9 +217,9 @@ func hotelCheckSeatHotel(verr *ValidationError, base string, seat HotelSeat, col
 		case sp == "":
 			verr.Add(ptr, "choose the species this floor is for")
 		case hotelIndex(hotelSpecies, sp) < 0:
-			verr.Add(ptr, "%q is not an Insektenhotel species: choose %s", sp, hotelChoices(hotelSpecies))
+			verr.Add(ptr, "%q is not an Insektenhotel species: choose %s", sp, orList(hotelChoices(hotelSpecies)))
 		case hotelFloorOf(seat.Floors[:j], sp) >= 0:
-			verr.Add(ptr, "this hotel already has a floor for %s: its three floors are for three different species", hotelPlural(sp))
+			verr.Add(ptr, "this hotel already has a floor for %s: its three floors are for three different species", term(hotelPlural(sp)))
 		}
 	}
 }
@@ -239,7 +239,7 @@ func hotelFloorOf(floors []string, sp string) int {
 func (s *HotelState) apply(base string, m HotelMove) error {
 	if s.Finished {
 		w := s.Players[s.Winner]
-		return hotelErr(base, "the game is over: %s filled the %s hotel first", w.Name, w.Hotel)
+		return hotelErr(base, "the game is over: %s filled the %s hotel first", w.Name, hotelWord(w.Hotel))
 	}
 	var err error
 	switch m.Type {
@@ -394,9 +394,9 @@ func (s *HotelState) draw(base string, m HotelMove) error {
 	k := hotelKind(m.Card)
 	switch {
 	case m.Card == "":
-		verr.Add(base+"/card", "say which card was drawn: %s", hotelCardChoices())
+		verr.Add(base+"/card", "say which card was drawn: %s", orList(hotelCardChoices()))
 	case k < 0:
-		verr.Add(base+"/card", "%q is not an Insektenhotel card: choose %s", m.Card, hotelCardChoices())
+		verr.Add(base+"/card", "%q is not an Insektenhotel card: choose %s", m.Card, orList(hotelCardChoices()))
 	default:
 		s.checkInDeck(&verr, base, k)
 	}
@@ -553,13 +553,13 @@ func (s *HotelState) checkEvict(verr *ValidationError, base string, ev *HotelEvi
 	singles := s.singles()
 	if ev == nil {
 		if len(singles) > 0 {
-			verr.Add(base+"/evict", "%s must scare a single guest out of another hotel: %s", s.Players[s.Turn].Name, hotelOr(singles))
+			verr.Add(base+"/evict", "%s must scare a single guest out of another hotel: %s", s.Players[s.Turn].Name, orList(hotelOr(singles)))
 		}
 		return
 	}
-	hint := ""
+	hint := word{} // nothing, or a sentence to add
 	if len(singles) == 0 {
-		hint = "; no other hotel has a single guest, so the spider scares nobody: leave evict out"
+		hint = term("; no other hotel has a single guest, so the spider scares nobody: leave evict out")
 	}
 	if ev.Player < 0 || ev.Player >= len(s.Players) {
 		verr.Add(base+"/evict/player", "there is no seat %d at this table (seats 0 to %d)%s", ev.Player, len(s.Players)-1, hint)
@@ -573,13 +573,13 @@ func (s *HotelState) checkEvict(verr *ValidationError, base string, ev *HotelEvi
 	f := hotelFloorIn(t.Floors, ev.Species)
 	switch {
 	case hotelIndex(hotelSpecies, ev.Species) < 0:
-		verr.Add(base+"/evict/species", "%q is not an Insektenhotel species: choose %s", ev.Species, hotelChoices(hotelSpecies))
+		verr.Add(base+"/evict/species", "%q is not an Insektenhotel species: choose %s", ev.Species, orList(hotelChoices(hotelSpecies)))
 	case f < 0:
-		verr.Add(base+"/evict/species", "%s's %s hotel has no floor for %s%s", t.Name, t.Hotel, hotelPlural(ev.Species), hint)
+		verr.Add(base+"/evict/species", "%s's %s hotel has no floor for %s%s", t.Name, hotelWord(t.Hotel), term(hotelPlural(ev.Species)), hint)
 	case t.Floors[f].Guests == 0:
-		verr.Add(base+"/evict/species", "%s has no %s to scare%s", t.Name, ev.Species, hint)
+		verr.Add(base+"/evict/species", "%s has no %s to scare%s", t.Name, speciesWord(ev.Species), hint)
 	case t.Floors[f].Guests == hotelRooms:
-		verr.Add(base+"/evict/species", "the %s pair in %s's hotel is safe from the spider%s", ev.Species, t.Name, hint)
+		verr.Add(base+"/evict/species", "the %s pair in %s's hotel is safe from the spider%s", speciesWord(ev.Species), t.Name, hint)
 	}
 }
 
@@ -668,11 +668,11 @@ func (s *HotelState) checkLureSpecies(verr *ValidationError, base, sp string) in
 	case sp == "":
 		verr.Add(base+"/species", "name the species to lure")
 	case k < 0:
-		verr.Add(base+"/species", "%q is not an Insektenhotel species: choose %s", sp, hotelChoices(hotelSpecies))
+		verr.Add(base+"/species", "%q is not an Insektenhotel species: choose %s", sp, orList(hotelChoices(hotelSpecies)))
 	case f < 0:
-		verr.Add(base+"/species", "the %s hotel has no floor for %s: lure a species it has a free room for", p.Hotel, hotelPlural(sp))
+		verr.Add(base+"/species", "the %s hotel has no floor for %s: lure a species it has a free room for", hotelWord(p.Hotel), term(hotelPlural(sp)))
 	case p.Floors[f].Guests >= hotelRooms:
-		verr.Add(base+"/species", "the %s floor of the %s hotel is full: lure a species it has a free room for", sp, p.Hotel)
+		verr.Add(base+"/species", "the %s floor of the %s hotel is full: lure a species it has a free room for", speciesWord(sp), hotelWord(p.Hotel))
 	}
 	return k
 }
