@@ -79,7 +79,7 @@ func (s *server) undoMove(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(v)
+	return c.JSON(v.in(catalogOf(c)))
 }
 
 // trackedTable checks who is asking (a token first, before anything about

@@ -113,9 +113,16 @@ func (l orList) in(c Catalog) string {
 	return s[:i] + " " + c.text("rules.word.or", "or") + " " + s[i+len(" or "):]
 }
 
+// Word is a word for a message of Format: the text en, translated by the
+// catalog's prefix+en.
+func Word(prefix, en string) any { return word{key: prefix + en, en: en} }
+
 // Spec returns a copy of s with its labels in c's language. The name of
 // the game stays as printed on the box, and ids never change.
 func (c Catalog) Spec(s Spec) Spec {
+	if c == nil {
+		return s
+	}
 	g := "game." + s.ID + "."
 	out := s
 	out.Enums = make(map[string][]Option, len(s.Enums))
@@ -156,25 +163,20 @@ func (c Catalog) totalsLabel(game, id, en string) string {
 	return c.text(g+"tiebreak."+id, en)
 }
 
-// Result returns a copy of r with its labels, warnings and tie sentence in
+// Result returns a copy of r (r itself for English, a nil c) with its labels, warnings and tie sentence in
 // c's language. Labels are found by the keys of the lines and tiebreaks,
 // so a result stored in English, before this existed, is relabelled too.
 // r is not changed.
 func (c Catalog) Result(r *Result) *Result {
-	if r == nil {
-		return nil
+	if r == nil || c == nil {
+		return r
 	}
 	out := *r
 	g := "game." + r.Game + "."
 	sources := sourceWords[r.Game]
 	out.Results = make([]PlayerResult, len(r.Results))
 	for i, p := range r.Results {
-		p.Breakdown = slices.Clone(p.Breakdown)
-		for k := range p.Breakdown {
-			l := &p.Breakdown[k]
-			l.Label = c.text(g+"breakdown."+l.Key, l.Label)
-			l.Sources = c.sources(sources[l.Key], l.Sources)
-		}
+		p.Breakdown = c.Lines(r.Game, p.Breakdown)
 		p.Tiebreaks = slices.Clone(p.Tiebreaks)
 		for k := range p.Tiebreaks {
 			tb := &p.Tiebreaks[k]
@@ -188,6 +190,32 @@ func (c Catalog) Result(r *Result) *Result {
 		out.Tiebreak = explainTie(&out, c.text(g+"unit", "points"), c)
 	}
 	return &out
+}
+
+// Lines returns a copy of the score lines of game with their labels (and
+// their sources' labels) in c's language, as Result relabels them.
+func (c Catalog) Lines(game string, lines []Line) []Line {
+	if c == nil {
+		return lines
+	}
+	g, sources := "game."+game+".breakdown.", sourceWords[game]
+	out := slices.Clone(lines)
+	for k := range out {
+		l := &out[k]
+		l.Label = c.text(g+l.Key, l.Label)
+		l.Sources = c.sources(sources[l.Key], l.Sources)
+	}
+	return out
+}
+
+// Text is the message of key in c's language, or en when c has none.
+func (c Catalog) Text(key, en string) string { return c.text(key, en) }
+
+// Format is the message keyed prefix+format in c's language, formatted
+// with args: a message of the server's own ("api.") kept as the rules
+// keep theirs. Without a translation it is the English format's.
+func (c Catalog) Format(prefix, format string, args ...any) string {
+	return fmt.Sprintf(c.text(prefix+format, format), c.args(args)...)
 }
 
 // sourceWords says, per game and line or tiebreak key, which words the
@@ -242,8 +270,8 @@ func (c Catalog) sources(words map[string]string, src []Source) []Source {
 // from JSON has no format to write again: it is translated only when its
 // detail is a message of its own (one without arguments).
 func (c Catalog) FieldErrors(errs []FieldError) []FieldError {
-	if errs == nil {
-		return nil
+	if errs == nil || c == nil {
+		return errs
 	}
 	out := make([]FieldError, len(errs))
 	for i, fe := range errs {
@@ -257,7 +285,12 @@ func (c Catalog) FieldErrors(errs []FieldError) []FieldError {
 // arguments, or from the English text when it has no format.
 func (c Catalog) detail(en, format string, args []any) string {
 	if format == "" {
-		return c.text("rules."+en, en)
+		// The server's own messages ("api.") are found by the same
+		// text when they come as problems of a field.
+		if s, ok := c["rules."+en]; ok && s != "" {
+			return s
+		}
+		return c.text("api."+en, en)
 	}
 	if format == "%s" && len(args) == 1 {
 		msg, _ := args[0].(string)

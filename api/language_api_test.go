@@ -1,0 +1,102 @@
+package api
+
+import (
+	"os"
+	"testing"
+	"time"
+)
+
+// TestNegotiate pins the language an Accept-Language picks: q-values
+// weigh, a region falls back to its language, and anything else is
+// English.
+func TestNegotiate(t *testing.T) {
+	tests := []struct{ header, want string }{
+		{"", "en"},
+		{"de", "de"},
+		{"de-AT", "de"},
+		{"es-MX,es;q=0.9", "es"},
+		{"en-GB,de;q=0.9", "en"},
+		{"fr, es;q=0.8, de;q=0.9", "de"},
+		{"de;q=0.1, es;q=0.9", "es"},
+		{"fr", "en"},
+		{"fr-CA, ja;q=0.5", "en"},
+		{"*", "en"},
+		{"not a language list;;;", "en"},
+	}
+	for _, tt := range tests {
+		if got := negotiate(tt.header); got != tt.want {
+			t.Errorf("negotiate(%q) = %q, want %q", tt.header, got, tt.want)
+		}
+		// The cached answer is the same.
+		if got := negotiate(tt.header); got != tt.want {
+			t.Errorf("negotiate(%q) again = %q, want %q", tt.header, got, tt.want)
+		}
+	}
+}
+
+// TestLocalizedAnswers asks the API in German and Spanish: specs, a
+// score, a problem (its pointer unchanged), a play stored in English,
+// each with Content-Language; ids and keys stay as they are.
+func TestLocalizedAnswers(t *testing.T) {
+	app, store := newTestAppWith(t, Config{})
+	example, err := os.ReadFile("testdata/insectarium-example.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lang := func(l string) map[string]string { return map[string]string{"Accept-Language": l} }
+	play := logTestPlay(t, app, "default", playBody("insectarium", time.Time{}, day(2, 21, 0), seat{"Ana", wildBoard(5)}, seat{"Ben", wildBoard(5)}))
+	badCard := `{"players":[{"name":"Ana","board":{"grid":[[{"color":"purple","insect":"moth","points":3,"tools":[]}]]}}]}`
+	runScenarios(t, app, []scenario{
+		{name: "the games in German: names as printed", method: "GET", path: "/api/v1/games", header: lang("de-AT,de;q=0.9,en;q=0.8"), status: 200,
+			want:       map[string]any{"/0/id": "insecta", "/0/name": "Insecta: The Ladies of Entomology", "/2/name": "Insektenhotel"},
+			wantHeader: map[string]string{"Content-Language": "de", "Vary": "Accept-Language"}},
+		{name: "a spec in Spanish", method: "GET", path: "/api/v1/games/insectarium", header: lang("es"), status: 200,
+			want: map[string]any{"/name": "Insectarium", "/breakdown/0/id": "rows", "/breakdown/0/label": "Filas",
+				"/tiebreaks/0/label": "herramientas de exposición", "/enums/color/0/id": "yellow", "/enums/color/0/label": "Amarillo",
+				"/enums/soloRating/0/id": "try-again", "/enums/soloRating/0/label": "Inténtalo de nuevo",
+				"/totals/3/id": "toolBonus", "/totals/3/label": "Bonificaciones de herramientas de exposición"},
+			wantHeader: map[string]string{"Content-Language": "es"}},
+		{name: "a spec in German", method: "GET", path: "/api/v1/games/insektenhotel", header: lang("de"), status: 200,
+			want: map[string]any{"/enums/species/3/id": "ladybird", "/enums/species/3/label": "Marienkäfer",
+				"/enums/species/5/label": "Ohrwurm", "/enums/hotel/0/label": "Blau", "/breakdown/0/label": "Gäste"}},
+		{name: "a spec in French is English", method: "GET", path: "/api/v1/games/insectarium", header: lang("fr"), status: 200,
+			want:       map[string]any{"/breakdown/0/label": "Rows"},
+			wantHeader: map[string]string{"Content-Language": "en"}},
+		{name: "a score in German", method: "POST", path: "/api/v1/games/insectarium/score", body: string(example), header: lang("de"), status: 200,
+			want: map[string]any{"/results/0/breakdown/0/key": "rows", "/results/0/breakdown/0/label": "Reihen",
+				"/results/0/breakdown/1/label": "Spalten", "/results/0/breakdown/2/label": "Unbenutzte Marker",
+				"/results/0/breakdown/3/label": "Bonus für Präparierwerkzeuge",
+				"/results/0/tiebreaks/0/key":   "displayTools", "/results/0/tiebreaks/0/label": "Präparierwerkzeuge"},
+			wantHeader: map[string]string{"Content-Language": "de"}},
+		{name: "a score in Spanish", method: "POST", path: "/api/v1/games/insectarium/score", body: string(example), header: lang("es-ES"), status: 200,
+			want: map[string]any{"/results/0/breakdown/0/label": "Filas", "/results/0/breakdown/1/label": "Columnas",
+				"/results/0/breakdown/2/label": "Fichas sin usar", "/results/0/tiebreaks/0/label": "herramientas de exposición"},
+			wantHeader: map[string]string{"Content-Language": "es"}},
+		{name: "a score in English", method: "POST", path: "/api/v1/games/insectarium/score", body: string(example), status: 200,
+			want:       map[string]any{"/results/0/breakdown/0/label": "Rows"},
+			wantHeader: map[string]string{"Content-Language": "en"}},
+		{name: "a problem in German keeps its pointer", method: "POST", path: "/api/v1/games/insectarium/score", body: badCard, header: lang("de"), status: 422,
+			want: map[string]any{"/detail": "Einige Eingaben verstoßen gegen die Regeln",
+				"/errors/0/pointer": "/players/0/board/grid/0/0/color",
+				"/errors/0/detail":  `"purple" ist ungültig (erwartet: eine Farbe); verwende yellow, red, green, white oder black`},
+			wantHeader: map[string]string{"Content-Language": "de"}},
+		{name: "an unknown game in Spanish", method: "POST", path: "/api/v1/games/chess/score", body: badCard, header: lang("es"), status: 404,
+			want: map[string]any{"/detail": `no existe el juego "chess"`}, wantHeader: map[string]string{"Content-Language": "es"}},
+		{name: "the server's own problem in German", method: "GET", path: "/api/v1/tables/ZZZZZZ", header: lang("de"), status: 404,
+			want: map[string]any{"/detail": "Diesen Tisch oder Platz gibt es nicht; prüfe den Code"}, wantHeader: map[string]string{"Content-Language": "de"}},
+		{name: "a formatted problem in Spanish", method: "GET", path: "/api/v1/plays?limit=0", header: lang("es"), status: 400,
+			want: map[string]any{"/detail": "limit debe ser un número de 1 a 100"}},
+		{name: "the store's reason in German", method: "GET", path: "/api/v1/plays/nope", header: lang("de"), status: 404,
+			want: map[string]any{"/detail": `Keine Partie "nope" in dieser Gruppe`}},
+		{name: "a stored play in German", method: "GET", path: "/api/v1/plays/" + play, header: lang("de"), status: 200, before: settled(store),
+			want: map[string]any{"/results/0/breakdown/0/key": "rows", "/results/0/breakdown/0/label": "Reihen",
+				"/results/0/breakdown/2/label":           "Unbenutzte Marker",
+				"/standings/results/1/breakdown/2/label": "Unbenutzte Marker",
+				"/standings/results/1/tiebreaks/0/label": "Präparierwerkzeuge",
+				"/standings/tiebreak":                    "Ana und Ben teilen sich den Sieg: gleich bei 5 Punkten und bei jedem Gleichstandskriterium"},
+			wantHeader: map[string]string{"Content-Language": "de"}},
+		{name: "the same play in English", method: "GET", path: "/api/v1/plays/" + play, status: 200,
+			want: map[string]any{"/results/0/breakdown/0/label": "Rows",
+				"/standings/tiebreak": "Ana and Ben share the victory: level on 5 points and on every tiebreak"}},
+	})
+}
