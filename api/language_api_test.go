@@ -2,6 +2,7 @@ package api
 
 import (
 	"os"
+	"strings"
 	"testing"
 	"time"
 )
@@ -99,4 +100,50 @@ func TestLocalizedAnswers(t *testing.T) {
 			want: map[string]any{"/results/0/breakdown/0/label": "Rows",
 				"/standings/tiebreak": "Ana and Ben share the victory: level on 5 points and on every tiebreak"}},
 	})
+}
+
+// TestEventsInLanguages follows one table from three streams: in German,
+// in German with deltas, and in English. Each change reaches each in its
+// own language, built once per language for all its streams.
+func TestEventsInLanguages(t *testing.T) {
+	_, base := serveLive(t, Config{})
+	ct := decodeJSON[createdTable](t, mustHTTP(t, "POST", base+"/api/v1/tables",
+		`{"game": "insektenhotel", "players": ["Ana", "Ben"]}`, nil, 201))
+	host := bearer(ct.HostToken)
+	url := base + "/api/v1/tables/" + ct.Code + "/events"
+	de := openEventsAt(t, url, "", map[string]string{"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"})
+	deDeltas := openEventsAt(t, url+"?deltas=1", "", map[string]string{"Accept-Language": "de"})
+	en := openEventsAt(t, url, "", map[string]string{"Accept-Language": "en-US"})
+	for _, ch := range []<-chan sseBlock{de, deDeltas, en} {
+		wantRetry(t, ch)
+		if id, v := nextTable(t, ch); id != "1" || v.Standings == nil || v.Standings.Results[0].Breakdown[0].Key != "guests" {
+			t.Fatalf("first event %s: %+v", id, v)
+		}
+	}
+	label := func(v tableView) string { return v.Standings.Results[0].Breakdown[0].Label }
+	mustHTTP(t, "PUT", base+boardPath(ct.Code, 0), hotelJSON("blue", "bee:2", "ant:1", "fly:0"), host, 200)
+	for _, tt := range []struct {
+		name string
+		ch   <-chan sseBlock
+		want string
+	}{{"de", de, "Gäste"}, {"de with deltas", deDeltas, "Gäste"}, {"en", en, "Guests"}} {
+		id, v := nextTable(t, tt.ch)
+		if id != "2" || v.Standings.Results[0].Total != 3 || label(v) != tt.want {
+			t.Errorf("%s: event %s, total %d, label %q; want 2, 3, %q", tt.name, id, v.Standings.Results[0].Total, label(v), tt.want)
+		}
+	}
+	// A second change: the German stream with deltas gets a delta
+	// between German tables, never the English one's.
+	mustHTTP(t, "PUT", base+boardPath(ct.Code, 1), hotelJSON("green", "bee:1", "ant:1", "fly:1"), host, 200)
+	if id, v := nextTable(t, de); id != "3" || v.Standings.Results[1].Breakdown[0].Label != "Gäste" {
+		t.Errorf("de: event %s, standings %+v", id, v.Standings)
+	}
+	if id, v := nextTable(t, en); id != "3" || v.Standings.Results[1].Breakdown[0].Label != "Guests" {
+		t.Errorf("en: event %s, standings %+v", id, v.Standings)
+	}
+	// The change is small: a delta from the German table it had.
+	b := nextBlock(t, deDeltas)
+	if b.id != "3" || b.event != "delta" || strings.Contains(b.data, "Guests") || !strings.Contains(b.data, `"from":2`) {
+		t.Errorf("de with deltas: event %s %s: %s", b.event, b.id, b.data)
+	}
 }

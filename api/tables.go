@@ -434,7 +434,7 @@ func (s *server) publish(c *fiber.Ctx, code string) (tableView, error) {
 // send sends v to the table's live streams. An error is logged here;
 // streams catch up with the next change or reconnect.
 func (s *server) send(code string, v tableView) error {
-	ev, err := s.recent.event(code, v)
+	ev, err := s.event(code, v)
 	if err != nil {
 		s.log.Warn("live update not sent", "code", code, "err", err)
 		return err
