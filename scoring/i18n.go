@@ -3,8 +3,11 @@ package scoring
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 )
 
 // Languages. The rules speak English as they are written; a Catalog of
@@ -290,7 +293,10 @@ func (c Catalog) detail(en, format string, args []any) string {
 		if s, ok := c["rules."+en]; ok && s != "" {
 			return s
 		}
-		return c.text("api."+en, en)
+		if s, ok := c["api."+en]; ok && s != "" {
+			return s
+		}
+		return c.reformat(en)
 	}
 	if format == "%s" && len(args) == 1 {
 		msg, _ := args[0].(string)
@@ -298,6 +304,109 @@ func (c Catalog) detail(en, format string, args []any) string {
 		return c.text("rules."+msg, fmt.Sprint(args[0]))
 	}
 	return c.sprintf(format, args...)
+}
+
+// reformat writes again in c's language a message that comes without its
+// format (a warning of a result stored before formats were kept, read back
+// from the database): it finds the English format of the rules that wrote
+// en, reads the arguments back, and formats them with the translation,
+// translating an argument that is a word of the rules. Only a format that
+// writes en again from the arguments read counts; en stays as it is when
+// none does.
+func (c Catalog) reformat(en string) string {
+	best, bestLen := "", -1
+	var bestArgs []any
+	for key := range c {
+		format, ok := strings.CutPrefix(key, "rules.")
+		if !ok || strings.HasPrefix(format, "word.") || !strings.Contains(format, "%") {
+			continue
+		}
+		lead, _, _ := strings.Cut(format, "%")
+		if !strings.HasPrefix(en, lead) {
+			continue
+		}
+		// The format that says most in its own words wins, and one that
+		// says little ("%s and %s") reads back from too many sentences.
+		literal := len(formatVerb.ReplaceAllString(format, ""))
+		if literal <= bestLen || literal < 10 {
+			continue
+		}
+		if args, ok := readBack(format, en); ok {
+			best, bestLen, bestArgs = format, literal, args
+		}
+	}
+	if best == "" {
+		return en
+	}
+	for i, a := range bestArgs {
+		if w, ok := a.(string); ok {
+			if t, ok := c["rules.word."+w]; ok && t != "" {
+				bestArgs[i] = t
+			}
+		}
+	}
+	return fmt.Sprintf(c["rules."+best], bestArgs...)
+}
+
+// readBackRE holds the expression readBack made of each format.
+var readBackRE sync.Map // format → *regexp.Regexp
+
+// formatVerb is a verb of the rules' formats: %d, %s, %q or %v.
+var formatVerb = regexp.MustCompile(`%[dsqv]`)
+
+// readBack reads the arguments format wrote into text: %d as an int, %q
+// as the string it quotes, %s and %v as strings. ok says format writes
+// text again from them.
+func readBack(format, text string) (args []any, ok bool) {
+	verbs := formatVerb.FindAllString(format, -1)
+	if len(verbs) == 0 || strings.Contains(format, "%[") || strings.Contains(format, "%%") {
+		return nil, false
+	}
+	parts := formatVerb.Split(format, -1)
+	var re strings.Builder
+	re.WriteString("^")
+	for i, part := range parts {
+		re.WriteString(regexp.QuoteMeta(part))
+		if i < len(verbs) {
+			switch verbs[i] {
+			case "%d":
+				re.WriteString(`(-?\d+)`)
+			case "%q":
+				re.WriteString(`("(?:[^"\\]|\\.)*")`)
+			default:
+				re.WriteString(`(.*?)`)
+			}
+		}
+	}
+	re.WriteString("$")
+	compiled, ok := readBackRE.Load(format)
+	if !ok {
+		compiled, _ = readBackRE.LoadOrStore(format, regexp.MustCompile(re.String()))
+	}
+	m := compiled.(*regexp.Regexp).FindStringSubmatch(text)
+	if m == nil {
+		return nil, false
+	}
+	args = make([]any, len(verbs))
+	for i, v := range verbs {
+		switch v {
+		case "%d":
+			n, err := strconv.Atoi(m[i+1])
+			if err != nil {
+				return nil, false
+			}
+			args[i] = n
+		case "%q":
+			s, err := strconv.Unquote(m[i+1])
+			if err != nil {
+				return nil, false
+			}
+			args[i] = s
+		default:
+			args[i] = m[i+1]
+		}
+	}
+	return args, fmt.Sprintf(format, args...) == text
 }
 
 // Error returns err with its messages in c's language when it is an error

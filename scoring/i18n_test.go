@@ -322,7 +322,10 @@ func TestStoredResultRelabelled(t *testing.T) {
 	 {"name":"Ana","total":30,"rank":1,"winner":true,
 	  "breakdown":[{"key":"track","label":"Scoring track","points":25},{"key":"continents","label":"Five continents","points":5,"sources":[{"pointer":"/tiles/0","points":1,"label":"Africa"}]}],
 	  "tiebreaks":[{"key":"distinctInsects","label":"insects with different names","value":6,"sources":[{"pointer":"/tiles/0","points":1,"label":"Africa, Coleoptera, Large"},{"pointer":"/tiles/1","points":1,"label":"Asia"},{"pointer":"/tiles/2","points":1,"label":"Cosmoderus erinaceus"}]}],
-	  "warnings":[{"pointer":"/players/0/board/researcher","detail":"choose a researcher to count her favourite insects"}]},
+	  "warnings":[{"pointer":"/players/0/board/researcher","detail":"choose a researcher to count her favourite insects"},
+	   {"pointer":"/players/0/board/track","detail":"the scored mail tiles are worth 5 points but the track shows 3; the track should include them"},
+	   {"pointer":"/players/0/board/medals/0/level","detail":"level 3 on Continent: Africa needs 3 matching insects, but the collection has 2"},
+	   {"pointer":"/players/0/board/x","detail":"Ana and Ben"}]},
 	 {"name":"Ben","total":30,"rank":2,"winner":false,"breakdown":[],"tiebreaks":[{"key":"distinctInsects","label":"insects with different names","value":5}],"warnings":[]}],
 	 "tiebreak":"Ana wins the tie on 30 points: 6 insects with different names to 5"}`
 	var res Result
@@ -334,13 +337,19 @@ func TestStoredResultRelabelled(t *testing.T) {
 		track, continents, tiebreak string
 		africa, traits, warning     string
 		sentence                    string
+		// Warnings stored without their formats, read back.
+		mail, level string
 	}{
 		{"de", "Wertungsleiste", "Fünf Kontinente", "Insekten mit verschiedenen Namen", "Afrika", "Afrika, Käfer (Coleoptera), Groß",
 			"Wähle eine Forscherin, um ihre Lieblingsinsekten zu zählen",
-			"Ana gewinnt den Gleichstand bei 30 Punkten: 6 Insekten mit verschiedenen Namen gegenüber 5"},
+			"Ana gewinnt den Gleichstand bei 30 Punkten: 6 Insekten mit verschiedenen Namen gegenüber 5",
+			"Die gewerteten Post-Plättchen sind 5 Punkte wert, aber die Wertungsleiste zeigt 3; die Leiste sollte sie enthalten",
+			"Stufe 3 auf Continent: Africa braucht 3 passende Insekten, aber die Sammlung hat 2"},
 		{"es", "Marcador de puntuación", "Cinco continentes", "insectos con nombres distintos", "África", "África, Coleópteros (Coleoptera), Grande",
 			"elige una investigadora para contar sus insectos favoritos",
-			"Ana gana el empate a 30 puntos: 6 insectos con nombres distintos frente a 5"},
+			"Ana gana el empate a 30 puntos: 6 insectos con nombres distintos frente a 5",
+			"las losetas de correo puntuadas valen 5 puntos pero el marcador muestra 3; el marcador debería incluirlas",
+			"el nivel 3 en Continent: Africa necesita 3 insectos que encajen, pero la colección tiene 2"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.lang, func(t *testing.T) {
@@ -355,6 +364,9 @@ func TestStoredResultRelabelled(t *testing.T) {
 				{a.Tiebreaks[0].Sources[2].Label, "Cosmoderus erinaceus"},
 				{a.Warnings[0].Detail, tt.warning},
 				{a.Warnings[0].Pointer, "/players/0/board/researcher"},
+				{a.Warnings[1].Detail, tt.mail},
+				{a.Warnings[2].Detail, tt.level},
+				{a.Warnings[3].Detail, "Ana and Ben"},
 				{a.Breakdown[0].Key, "track"},
 				{got.Tiebreak, tt.sentence},
 			} {
