@@ -147,3 +147,28 @@ func TestEventsInLanguages(t *testing.T) {
 		t.Errorf("de with deltas: event %s %s: %s", b.event, b.id, b.data)
 	}
 }
+
+// TestHotelLogInLanguages plays two moves at an Insektenhotel table and
+// reads its log in German, Spanish and English.
+func TestHotelLogInLanguages(t *testing.T) {
+	app := newTestApp(t)
+	ct := startTable(t, app, `{"game": "insektenhotel", "players": ["Ana", "Ben"]}`)
+	host := bearer(ct.HostToken)
+	mustCall(t, app, "PUT", boardPath(ct.Code, 0), hotelJSON("blue", "bee:0", "ant:0", "fly:0"), host, 200)
+	mustCall(t, app, "PUT", boardPath(ct.Code, 1), hotelJSON("red", "bee:0", "ladybird:0", "earwig:0"), host, 200)
+	mustCall(t, app, "POST", "/api/v1/tables/"+ct.Code+"/moves", `{"type": "draw", "card": "bee"}`, host, 201)
+	r := mustCall(t, app, "POST", "/api/v1/tables/"+ct.Code+"/moves", `{"type": "draw", "card": "honey"}`,
+		withHeader(host, "Accept-Language", "es"), 201)
+	if got := r.header.Get("Content-Language"); got != "es" {
+		t.Errorf("the move's answer is in %q, want es", got)
+	}
+	checkJSON(t, r.body, map[string]any{"/hotel/log/1": "Ben robó una carta de miel, que podrá usar a partir de la ronda siguiente."})
+	runScenarios(t, app, []scenario{
+		{name: "German", method: "GET", path: "/api/v1/tables/" + ct.Code, header: map[string]string{"Accept-Language": "de"}, status: 200,
+			want: map[string]any{"/hotel/log/0": "Ana hat eine Biene gezogen und ins Hotel Blau gesetzt.",
+				"/hotel/log/1": "Ben hat eine Honigkarte gezogen, nutzbar ab der nächsten Runde."}},
+		{name: "English", method: "GET", path: "/api/v1/tables/" + ct.Code, status: 200,
+			want: map[string]any{"/hotel/log/0": "Ana drew a bee and put it in the blue hotel.",
+				"/hotel/log/1": "Ben drew a honey card, usable from the next round."}},
+	})
+}

@@ -405,14 +405,15 @@ func view(t *models.Table, moves []scoring.HotelMove, now time.Time) tableView {
 	return v
 }
 
-// in is v with its standings and errors in the language of cat (nil:
-// English). The hotel's log stays as the tracker wrote it.
+// in is v with its standings, errors and hotel log in the language of cat
+// (nil: English).
 func (v tableView) in(cat scoring.Catalog) tableView {
 	if cat == nil {
 		return v
 	}
 	v.Standings = cat.Result(v.Standings)
 	v.Errors = cat.FieldErrors(v.Errors)
+	v.Hotel = cat.Hotel(v.Hotel)
 	return v
 }
 

@@ -55,7 +55,7 @@ func shown(errs []FieldError) []FieldError {
 // and the index of the format among their arguments.
 var messageCalls = map[string]int{
 	"Add": 1, "AddAll": 1, "newFieldError": 1, "requestErrorf": 1, "hotelErr": 1,
-	"sprintf": 0, "insectariumOverLimit": 3, "term": 0,
+	"sprintf": 0, "insectariumOverLimit": 3, "term": 0, "say": 0,
 }
 
 // sourceMessages finds, in the package's source, every message given as
@@ -144,6 +144,7 @@ var wordsPassedOn = []string{
 	"a mail must touch an insect orthogonally or a mail diagonally",
 	"a whole number", "text", "true or false", "a list", "an object", "a number",
 	"bees", "ants", "flies", "ladybirds", "butterflies", "earwigs",
+	"a bee", "an ant", "a fly", "a ladybird", "a butterfly", "an earwig",
 }
 
 // specMessages is every label of every game's Spec, by its key, and what
