@@ -592,6 +592,9 @@ func namesOf(res *Result, idx []int) []string {
 
 // joinNames lists two or more names: "Ana, Bo and Cy".
 func joinNames(names []string, c Catalog) string {
+	if c == nil {
+		return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	}
 	return c.sprintf("%s and %s", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 }
 
