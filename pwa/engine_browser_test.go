@@ -266,17 +266,24 @@ func (b *browser) checkLoader(assets string) {
 	var got struct {
 		ReadyBefore, Same, ReadyAfter bool
 		Games, Value, NoBody          int
+		// Rows is the first score line's label of Insectarium in German,
+		// the language set before the engine loaded, then in English.
+		Rows []string
 	}
 	start := time.Now()
 	out, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`(async () => {
-		const { loadEngine, engineReady } = await import(`+js(assets+"engine/engine.js")+`);
+		const { loadEngine, engineReady, setEngineLanguage } = await import(`+js(assets+"engine/engine.js")+`);
 		const readyBefore = engineReady() !== null;
+		await setEngineLanguage('de');
 		const [one, two] = await Promise.all([loadEngine(), loadEngine()]);
 		const three = await loadEngine();
+		const rows = [(await one.spec('insectarium')).body.breakdown[0].label];
+		setEngineLanguage('en');
+		rows.push((await one.spec('insectarium')).body.breakdown[0].label);
 		return JSON.stringify({ readyBefore, same: one === two && two === three,
 			readyAfter: engineReady() === one, games: (await one.games()).body.length,
 			value: (await one.score('insectarium', { players: [{ name: 'Ana' }] })).status,
-			noBody: (await one.score('insectarium')).status });
+			noBody: (await one.score('insectarium')).status, rows });
 	})()`, chromedp.EvalAwaitPromise))
 	if err != nil {
 		b.t.Fatalf("loading the engine: %v", err)
@@ -285,8 +292,9 @@ func (b *browser) checkLoader(assets string) {
 		b.t.Fatal(err)
 	}
 	b.t.Logf("engine loaded in %s", time.Since(start).Round(time.Millisecond))
-	if got.ReadyBefore || !got.Same || !got.ReadyAfter || got.Games != len(gameIDs()) || got.Value != 200 || got.NoBody != 400 {
-		b.t.Fatalf("loader: %+v; want not ready before loading, one engine, ready after, %d games, 200 for a request value, 400 for none", got, len(gameIDs()))
+	if got.ReadyBefore || !got.Same || !got.ReadyAfter || got.Games != len(gameIDs()) || got.Value != 200 || got.NoBody != 400 ||
+		!slices.Equal(got.Rows, []string{"Reihen", "Rows"}) {
+		b.t.Fatalf("loader: %+v; want not ready before loading, one engine, ready after, %d games, 200 for a request value, 400 for none, Reihen then Rows", got, len(gameIDs()))
 	}
 }
 
