@@ -61,6 +61,17 @@ func serverMessages(t *testing.T) map[string]string {
 						add(n.Args[i])
 					}
 				}
+				// A problem of a field goes out as the rules' do
+				// (Catalog.FieldErrors): keyed "rules.".
+				if sel, ok := n.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Add" && len(n.Args) > 1 {
+					if recv, ok := sel.X.(*ast.Ident); ok && recv.Name == "verr" {
+						if lit, ok := n.Args[1].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+							if s, err := strconv.Unquote(lit.Value); err == nil && s != "%s" {
+								out["rules."+s] = s
+							}
+						}
+					}
+				}
 			case *ast.KeyValueExpr:
 				if id, ok := n.Key.(*ast.Ident); ok && id.Name == "Detail" {
 					add(n.Value)
@@ -73,8 +84,14 @@ func serverMessages(t *testing.T) map[string]string {
 			return true
 		})
 	}
-	for _, m := range append(storeReasons, notFoundDetail(errors.New("")), "a player cannot be merged into themselves") {
+	// Messages passed on as text, which Catalog reads back by format.
+	passedOn := []string{notFoundDetail(errors.New("")), "a player cannot be merged into themselves", "%q is already at this table"}
+	for _, m := range append(storeReasons, passedOn...) {
 		out["api."+m] = m
+	}
+	// The store's reasons for text it cannot keep that name no value.
+	for _, w := range []string{"it shows nothing", "it is not text (invalid UTF-8)"} {
+		out["api.word."+w] = w
 	}
 	for _, g := range []string{"insectarium", "insecta", "insektenhotel", ""} {
 		w := endCondition(g)

@@ -238,14 +238,14 @@ func checkPlayNotes(req playRequest, verr *scoring.ValidationError) models.PlayN
 	if req.Notes != nil {
 		notes, err := models.CleanNotes(*req.Notes)
 		if err != nil {
-			verr.Add("/notes", "the notes cannot be kept: %v", err)
+			verr.Add("/notes", "the notes cannot be kept: %v", scoring.Word("api.word.", err.Error()))
 		}
 		n.Notes = notes
 	}
 	if req.Location != nil {
 		location, err := models.CleanLocation(*req.Location)
 		if err != nil {
-			verr.Add("/location", "the location cannot be kept: %v", err)
+			verr.Add("/location", "the location cannot be kept: %v", scoring.Word("api.word.", err.Error()))
 		}
 		n.Location = location
 	}

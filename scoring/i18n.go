@@ -299,16 +299,18 @@ func (c Catalog) detail(en, format string, args []any) string {
 		return c.reformat(en)
 	}
 	if format == "%s" && len(args) == 1 {
-		msg, _ := args[0].(string)
-		// A message of its own passed on ("%s", NameProblem(name)).
-		return c.text("rules."+msg, fmt.Sprint(args[0]))
+		if msg, ok := args[0].(string); ok {
+			// A message of its own passed on ("%s", NameProblem(name)).
+			return c.detail(msg, "", nil)
+		}
 	}
 	return c.sprintf(format, args...)
 }
 
 // reformat writes again in c's language a message that comes without its
 // format (a warning of a result stored before formats were kept, read back
-// from the database): it finds the English format of the rules that wrote
+// from the database; a reason the server passes on as text): it finds the
+// English format of the rules or of the server ("api.") that wrote
 // en, reads the arguments back, and formats them with the translation,
 // translating an argument that is a word of the rules. Only a format that
 // writes en again from the arguments read counts; en stays as it is when
@@ -317,8 +319,8 @@ func (c Catalog) reformat(en string) string {
 	best, bestLen := "", -1
 	var bestArgs []any
 	for key := range c {
-		format, ok := strings.CutPrefix(key, "rules.")
-		if !ok || strings.HasPrefix(format, "word.") || !strings.Contains(format, "%") {
+		prefix, format, ok := strings.Cut(key, ".")
+		if !ok || prefix != "rules" && prefix != "api" || strings.HasPrefix(format, "word.") || !strings.Contains(format, "%") {
 			continue
 		}
 		lead, _, _ := strings.Cut(format, "%")
@@ -332,7 +334,7 @@ func (c Catalog) reformat(en string) string {
 			continue
 		}
 		if args, ok := readBack(format, en); ok {
-			best, bestLen, bestArgs = format, literal, args
+			best, bestLen, bestArgs = key, literal, args
 		}
 	}
 	if best == "" {
@@ -340,12 +342,12 @@ func (c Catalog) reformat(en string) string {
 	}
 	for i, a := range bestArgs {
 		if w, ok := a.(string); ok {
-			if t, ok := c["rules.word."+w]; ok && t != "" {
+			if t := c.text("rules.word."+w, c.text("api.word."+w, "")); t != "" {
 				bestArgs[i] = t
 			}
 		}
 	}
-	return fmt.Sprintf(c["rules."+best], bestArgs...)
+	return fmt.Sprintf(c[best], bestArgs...)
 }
 
 // readBackRE holds the expression readBack made of each format.

@@ -407,6 +407,18 @@ func TestProblemLocalized(t *testing.T) {
 	if !equalErrors(shown(p.Errors), want) {
 		t.Errorf("errors %+v\nwant %+v", p.Errors, want)
 	}
+	// A message without arguments, and one passed on whole.
+	var verr ValidationError
+	verr.Add("/players/0/board/medals/0/medal", "choose the medal")
+	verr.Add("/players/0/name", "%s", NameProblem(""))
+	p, _ = loadCatalog(t, "de").Problem(verr.Err())
+	want = []FieldError{
+		{Pointer: "/players/0/board/medals/0/medal", Detail: "Wähle die Medaille"},
+		{Pointer: "/players/0/name", Detail: "Jeder Spieler braucht einen Namen"},
+	}
+	if !equalErrors(shown(p.Errors), want) {
+		t.Errorf("errors %+v\nwant %+v", p.Errors, want)
+	}
 	_, err = ScoreJSON("chess", []byte(body))
 	if p, _ := loadCatalog(t, "es").Problem(err); p.Status != 404 || p.Detail != `no existe el juego "chess"` {
 		t.Errorf("problem %+v, want a 404 in Spanish", p)
