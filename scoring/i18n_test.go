@@ -402,7 +402,7 @@ func TestProblemLocalized(t *testing.T) {
 	p, _ = loadCatalog(t, "es").Problem(err)
 	want = []FieldError{
 		{Pointer: "/players/0/board/grid/0/0/color", Detail: `"purple" no es un color; usa yellow, red, green, white o black`},
-		{Pointer: "/players/0/board/grid/0/0/tools/1", Detail: "alfiler aparece dos veces; una carta muestra cada herramienta como mucho una vez"},
+		{Pointer: "/players/0/board/grid/0/0/tools/1", Detail: "la herramienta alfiler aparece dos veces; una carta muestra cada herramienta como mucho una vez"},
 	}
 	if !equalErrors(shown(p.Errors), want) {
 		t.Errorf("errors %+v\nwant %+v", p.Errors, want)
