@@ -176,6 +176,7 @@ func New(cfg Config) (*fiber.App, error) {
 	app.Use(securityHeaders)
 	app.Use(s.observe)
 	app.Use("/api", noStore)
+	app.Use("/api", contentLanguage)
 	app.Use(plainBodies)
 	app.Use(s.sameOrigin)
 	app.Use(jsonBodies)

@@ -36,7 +36,40 @@ func (s *server) tableEvent(ctx context.Context, code string) (models.Event, err
 	if err != nil {
 		return models.Event{}, err
 	}
-	return s.recent.event(code, v)
+	return s.event(code, v)
+}
+
+// event builds the live event of the table v of code (recentTables.event)
+// with its variants in the other languages: each is built, once, when a
+// stream in that language first needs it, so a change costs the streams
+// in English nothing more, and the others one build per language.
+func (s *server) event(code string, v tableView) (models.Event, error) {
+	ev, err := s.recent.event(code, v)
+	if err != nil {
+		return ev, err
+	}
+	ev.Variants = models.NewVariants(func(lang string) (models.Event, bool) {
+		cat := catalogFor(lang)
+		if cat == nil {
+			return models.Event{}, false
+		}
+		// Its own line of recent tables, for deltas between the
+		// tables in that language.
+		lev, err := s.recent.event(code+"\x00"+lang, v.in(cat))
+		return lev, err == nil
+	})
+	return ev, nil
+}
+
+// inLanguage is ev as a stream in lang gets it: ev itself in English.
+func inLanguage(ev *models.Event, lang string) *models.Event {
+	if lang == "" || ev.Variants == nil {
+		return ev
+	}
+	if lev := ev.Variants.Get(lang); lev != nil {
+		return lev
+	}
+	return ev
 }
 
 // heartbeat is how often an idle stream gets a comment line, so proxies keep
@@ -76,9 +109,13 @@ func (s *server) tableEvents(c *fiber.Ctx) error {
 		return err
 	}
 	deltas, _ := strconv.ParseBool(c.Query("deltas"))
+	lang := langOf(c)
 	st := &stream{release: release, every: s.cfg.Heartbeat, wait: s.cfg.StreamWriteWait, deltas: deltas,
 		// Until run starts, changes wait for the stream's goroutine.
 		busy: true, wake: make(chan struct{}, 1), last: -1}
+	if lang != "en" {
+		st.lang = lang
+	}
 	if st.every <= 0 {
 		st.every = heartbeat
 	}
@@ -95,7 +132,7 @@ func (s *server) tableEvents(c *fiber.Ctx) error {
 		release()
 		return err
 	}
-	first, err := json.Marshal(v)
+	first, err := json.Marshal(v.in(catalogFor(lang)))
 	if err != nil {
 		s.hubs.leave(st)
 		release()
@@ -139,6 +176,8 @@ type stream struct {
 	wait time.Duration
 	// deltas says the client applies "delta" events.
 	deltas bool
+	// lang is the language of the stream's tables, "" for English.
+	lang string
 	// first is the frame of the table as read at the start, if the
 	// client does not have it yet.
 	first []byte

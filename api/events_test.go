@@ -103,7 +103,7 @@ func openEvents(t *testing.T, base, code, lastID string) <-chan sseBlock {
 }
 
 // openEventsAt is openEvents of the stream at url.
-func openEventsAt(t *testing.T, url, lastID string) <-chan sseBlock {
+func openEventsAt(t *testing.T, url, lastID string, header ...map[string]string) <-chan sseBlock {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)
@@ -115,6 +115,11 @@ func openEventsAt(t *testing.T, url, lastID string) <-chan sseBlock {
 	if lastID != "" {
 		req.Header.Set("Last-Event-ID", lastID)
 	}
+	for _, h := range header {
+		for k, v := range h {
+			req.Header.Set(k, v)
+		}
+	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -124,7 +129,11 @@ func openEventsAt(t *testing.T, url, lastID string) <-chan sseBlock {
 		b, _ := io.ReadAll(resp.Body)
 		t.Fatalf("GET events: status %d: %s", resp.StatusCode, b)
 	}
-	for k, want := range map[string]string{"Content-Type": "text/event-stream", "Cache-Control": "no-store"} {
+	wantHeader := map[string]string{"Content-Type": "text/event-stream", "Cache-Control": "no-store", "Content-Language": "en"}
+	if len(header) > 0 && header[0]["Accept-Language"] != "" {
+		wantHeader["Content-Language"] = negotiate(header[0]["Accept-Language"])
+	}
+	for k, want := range wantHeader {
 		if got := resp.Header.Get(k); got != want {
 			t.Errorf("events %s = %q, want %q", k, got, want)
 		}

@@ -127,13 +127,14 @@ func (hs *hubs) shut(h *hub) {
 }
 
 // fanout hands ev to every stream of the hub, in parallel over up to one
-// goroutine per core for a table with many streams.
+// goroutine per core for a table with many streams; a stream in another
+// language than English gets ev's variant in it, built once for all.
 func (h *hub) fanout(ev *models.Event) {
 	list := *h.streams.Load()
 	w := min(runtime.GOMAXPROCS(0), (len(list)+fanoutChunk-1)/fanoutChunk)
 	if w <= 1 {
 		for _, st := range list {
-			st.deliver(ev)
+			st.deliver(inLanguage(ev, st.lang))
 		}
 		return
 	}
@@ -145,12 +146,12 @@ func (h *hub) fanout(ev *models.Event) {
 		go func() {
 			defer wg.Done()
 			for _, st := range part {
-				st.deliver(ev)
+				st.deliver(inLanguage(ev, st.lang))
 			}
 		}()
 	}
 	for _, st := range list[:per] {
-		st.deliver(ev)
+		st.deliver(inLanguage(ev, st.lang))
 	}
 	wg.Wait()
 }

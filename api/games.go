@@ -34,7 +34,11 @@ func (s *server) getGame(c *fiber.Ctx) error {
 		return err
 	}
 	c.Set(fiber.HeaderCacheControl, publicAnswer)
-	return c.JSON(g.Spec())
+	spec := g.Spec()
+	if cat := catalogOf(c); cat != nil {
+		spec = cat.Spec(spec)
+	}
+	return c.JSON(spec)
 }
 
 // scoreGame answers POST /api/v1/games/{id}/score: stateless scoring.
@@ -45,6 +49,9 @@ func (s *server) scoreGame(c *fiber.Ctx) error {
 	res, err := scoring.ScoreJSON(c.Params("id"), c.Request().Body())
 	if err != nil {
 		return err
+	}
+	if cat := catalogOf(c); cat != nil {
+		res = cat.Result(res)
 	}
 	// What c.JSON would send, written without reflection into a buffer
 	// kept for the next answer.
@@ -68,5 +75,5 @@ func decodeBody(c *fiber.Ctx, v any) error {
 
 // notFound answers API paths that match no route.
 func (s *server) notFound(c *fiber.Ctx) error {
-	return errorf(fiber.StatusNotFound, "no such API endpoint: "+c.Method()+" "+c.Path())
+	return errorf(fiber.StatusNotFound, "no such API endpoint: %s %s", c.Method(), c.Path())
 }

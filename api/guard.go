@@ -55,7 +55,7 @@ func (s *server) sameOrigin(c *fiber.Ctx) error {
 	if ok && (got == s.ownOrigin(c) || got == s.baseOrigin) {
 		return c.Next()
 	}
-	return errorf(fiber.StatusForbidden, "this request came from a page of another site ("+clip(origin, 100)+"): only this server's own app may write here")
+	return errorf(fiber.StatusForbidden, "this request came from a page of another site (%s): only this server's own app may write here", clip(origin, 100))
 }
 
 // ownOrigin is the origin the request was sent to.

@@ -48,7 +48,7 @@ func (s *server) addMove(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.Status(fiber.StatusCreated).JSON(v)
+	return c.Status(fiber.StatusCreated).JSON(v.in(catalogOf(c)))
 }
 
 // undoMove answers DELETE /api/v1/tables/{code}/moves/last: the host or the
@@ -79,7 +79,7 @@ func (s *server) undoMove(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(v)
+	return c.JSON(v.in(catalogOf(c)))
 }
 
 // trackedTable checks who is asking (a token first, before anything about

@@ -2,7 +2,6 @@ package api
 
 import (
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -134,13 +133,13 @@ func (s *server) getPlayer(c *fiber.Ctx) error {
 func (s *server) listRatings(c *fiber.Ctx) error {
 	g, ok := scoring.Lookup(c.Query("game"))
 	if !ok {
-		return errorf(fiber.StatusBadRequest, fmt.Sprintf("there is no game %q: name one with ?game=", c.Query("game")))
+		return errorf(fiber.StatusBadRequest, "there is no game %q: name one with ?game=", c.Query("game"))
 	}
 	limit := 0
 	if q := c.Query("limit"); q != "" {
 		var err error
 		if limit, err = strconv.Atoi(q); err != nil || limit < 1 || limit > models.RatingPage {
-			return errorf(fiber.StatusBadRequest, fmt.Sprintf("limit must be a number from 1 to %d", models.RatingPage))
+			return errorf(fiber.StatusBadRequest, "limit must be a number from 1 to %d", models.RatingPage)
 		}
 	}
 	points, next, err := s.store.RatingHistory(c.UserContext(), queryGroup(c), c.Params("id"), g.Spec().ID, c.Query("cursor"), limit)

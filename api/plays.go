@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"time"
 
@@ -121,7 +122,7 @@ func (s *server) getPlay(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(detail(p))
+	return c.JSON(detail(p).in(catalogOf(c)))
 }
 
 // logPlay answers POST /api/v1/plays: a play without a table, scored and
@@ -159,7 +160,7 @@ func (s *server) editPlay(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(detail(p))
+	return c.JSON(detail(p).in(catalogOf(c)))
 }
 
 // deletePlay answers DELETE /api/v1/plays/{id}.
@@ -237,14 +238,14 @@ func checkPlayNotes(req playRequest, verr *scoring.ValidationError) models.PlayN
 	if req.Notes != nil {
 		notes, err := models.CleanNotes(*req.Notes)
 		if err != nil {
-			verr.Add("/notes", "the notes cannot be kept: %v", err)
+			verr.Add("/notes", "the notes cannot be kept: %v", scoring.Word("api.word.", err.Error()))
 		}
 		n.Notes = notes
 	}
 	if req.Location != nil {
 		location, err := models.CleanLocation(*req.Location)
 		if err != nil {
-			verr.Add("/location", "the location cannot be kept: %v", err)
+			verr.Add("/location", "the location cannot be kept: %v", scoring.Word("api.word.", err.Error()))
 		}
 		n.Location = location
 	}
@@ -286,17 +287,17 @@ func playFilter(c *fiber.Ctx) (models.PlayFilter, error) {
 	if q := c.Query("location"); q != "" {
 		location, err := models.CleanLocation(q)
 		if err != nil {
-			return f, errorf(fiber.StatusBadRequest, "location: "+err.Error())
+			return f, errorf(fiber.StatusBadRequest, "location: %s", err.Error())
 		}
 		f.Location = location
 	}
 	if _, ok := scoring.Lookup(f.Game); f.Game != "" && !ok {
-		return f, errorf(fiber.StatusBadRequest, fmt.Sprintf("there is no game %q", f.Game))
+		return f, errorf(fiber.StatusBadRequest, "there is no game %q", f.Game)
 	}
 	if q := c.Query("limit"); q != "" {
 		n, err := strconv.Atoi(q)
 		if err != nil || n < 1 || n > models.MaxPlayLimit {
-			return f, errorf(fiber.StatusBadRequest, fmt.Sprintf("limit must be a number from 1 to %d", models.MaxPlayLimit))
+			return f, errorf(fiber.StatusBadRequest, "limit must be a number from 1 to %d", models.MaxPlayLimit)
 		}
 		f.Limit = n
 	}
@@ -346,6 +347,25 @@ func detail(p *models.Play) playDetail {
 	}
 	out.Links.BGStats = bgStatsLink(bgStatsPlayFor(p.ID, p.Game, p.StartedAt, p.FinishedAt, p.Location, p.Notes, p.StartSeat, results))
 	return out
+}
+
+// in is d with its labels in the language of cat (nil: English): the
+// breakdowns and the standings as recorded, relabelled by their keys.
+func (d playDetail) in(cat scoring.Catalog) playDetail {
+	if cat == nil {
+		return d
+	}
+	d.Results = slices.Clone(d.Results)
+	for i := range d.Results {
+		d.Results[i].Breakdown = cat.Lines(d.Game, d.Results[i].Breakdown)
+	}
+	var res scoring.Result
+	if json.Unmarshal(d.Standings, &res) == nil && res.Game != "" {
+		if b, err := json.Marshal(cat.Result(&res)); err == nil {
+			d.Standings = b
+		}
+	}
+	return d
 }
 
 func notesOf(n models.PlayNotes) playNotes {

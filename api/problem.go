@@ -27,6 +27,12 @@ type problem struct {
 	Seats []unsentSeat `json:"seats,omitempty"`
 	// retryAfter, when set, is sent as the Retry-After header (seconds).
 	retryAfter string
+	// format and args are Detail's English fmt format and arguments,
+	// when it has any, so that it can be sent in another language
+	// (catalog key "api." + format); a detail without them is keyed by
+	// itself.
+	format string
+	args   []any
 }
 
 // httpError is an error a handler returns when it knows the status to send.
@@ -34,13 +40,18 @@ type httpError struct {
 	status int
 	detail string
 	errors []scoring.FieldError
+	// format and args make detail, as for problem.
+	format string
+	args   []any
 }
 
 func (e *httpError) Error() string { return e.detail }
 
-// errorf makes an httpError with a plain-words detail.
-func errorf(status int, detail string) error {
-	return &httpError{status: status, detail: detail}
+// errorf makes an httpError with a plain-words detail, from an English
+// fmt format that is also the detail's key in the catalogs ("api." +
+// format).
+func errorf(status int, format string, args ...any) error {
+	return &httpError{status: status, detail: fmt.Sprintf(format, args...), format: format, args: args}
 }
 
 // problemTypes gives the problem types that mean more than their status,
@@ -63,7 +74,7 @@ func toProblem(err error) (problem, bool) {
 	case errors.Is(err, models.ErrUnavailable):
 		return unavailableProblem(err), true
 	case errors.As(err, &ve):
-		p := newProblem(fiber.StatusConflict, fmt.Sprintf("the table changed meanwhile: it is at version %d now; reload and try again", ve.Current), nil)
+		p := newProblemf(fiber.StatusConflict, nil, "the table changed meanwhile: it is at version %d now; reload and try again", ve.Current)
 		p.CurrentVersion = &ve.Current
 		return p, true
 	case errors.Is(err, models.ErrNotFound):
@@ -97,7 +108,9 @@ func toProblem(err error) (problem, bool) {
 	case errors.Is(err, models.ErrConflict):
 		return newProblem(fiber.StatusConflict, "that was already done: the seat is claimed or the name is taken", nil), true
 	case errors.As(err, &he):
-		return newProblem(he.status, he.detail, he.errors), true
+		p := newProblem(he.status, he.detail, he.errors)
+		p.format, p.args = he.format, he.args
+		return p, true
 	case errors.As(err, &fe):
 		return newProblem(fe.Code, fe.Message, nil), true
 	}
@@ -134,6 +147,67 @@ func notFoundDetail(err error) string {
 	return "there is no such table or seat; check the code"
 }
 
+// newProblemf is newProblem with a detail made from an English fmt
+// format, which is also its key in the catalogs.
+func newProblemf(status int, fields []scoring.FieldError, format string, args ...any) problem {
+	p := newProblem(status, fmt.Sprintf(format, args...), fields)
+	p.format, p.args = format, args
+	return p
+}
+
+// in is p in the language of cat (nil: English): the problem of an error
+// of the rules as the rules translate it, and any other problem's detail
+// and errors by their keys.
+func (p problem) in(cat scoring.Catalog, err error) problem {
+	if cat == nil {
+		return p
+	}
+	var (
+		verr *scoring.ValidationError
+		rerr *scoring.RequestError
+	)
+	if errors.As(err, &verr) || errors.As(err, &rerr) {
+		if lp, ok := cat.Problem(err); ok && lp.Status == p.Status {
+			p.Detail, p.Errors = lp.Detail, lp.Errors
+			return p
+		}
+	}
+	p.Errors = cat.FieldErrors(p.Errors)
+	switch format, args := storeReason(p.Detail); {
+	case p.format != "":
+		p.Detail = cat.Format("api.", p.format, p.args...)
+	case format != "":
+		p.Detail = cat.Format("api.", format, args...)
+	default:
+		p.Detail = cat.Text("api."+p.Detail, p.Detail)
+	}
+	return p
+}
+
+// storeReasons are the formats of the store's reasons that name a value
+// (models: not found, a name taken). The store hands them over written
+// out; storeReason finds which one wrote a reason, so that it can be
+// written again in another language.
+var storeReasons = []string{
+	"no group %q",
+	"no player %q in this group",
+	"no play %q in this group",
+	"%q is already a player of this group; merge the two players if they are one person",
+}
+
+// storeReason is the format and value of a reason one of storeReasons
+// wrote, or "" when none did: the value read back must write the same
+// reason again.
+func storeReason(reason string) (string, []any) {
+	for _, format := range storeReasons {
+		var v string
+		if n, err := fmt.Sscanf(reason, format, &v); err == nil && n == 1 && fmt.Sprintf(format, v) == reason {
+			return format, []any{v}
+		}
+	}
+	return "", nil
+}
+
 func newProblem(status int, detail string, fields []scoring.FieldError) problem {
 	p := scoring.NewProblem(status, detail, fields)
 	if typ, ok := problemTypes[status]; ok {
@@ -150,6 +224,7 @@ func newProblem(status int, detail string, fields []scoring.FieldError) problem 
 func errorHandler(log *slog.Logger) fiber.ErrorHandler {
 	return func(c *fiber.Ctx, err error) error {
 		p, known := toProblem(err)
+		p = p.in(catalogOf(c), err)
 		if !known {
 			log.Error("request failed", "method", c.Method(), "path", redactedPath(c), "err", err)
 		}

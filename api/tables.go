@@ -154,7 +154,7 @@ func (s *server) getTable(c *fiber.Ctx) error {
 		return err
 	}
 	c.Set(fiber.HeaderETag, fmt.Sprintf(`"%d"`, v.Version))
-	return c.JSON(v)
+	return c.JSON(v.in(catalogOf(c)))
 }
 
 // joinTable answers POST /api/v1/tables/{code}/seats: join as a new seat.
@@ -190,7 +190,7 @@ func checkJoin(t *models.Table, name string) error {
 	}
 	g, _ := scoring.Lookup(t.Game)
 	if most := g.Spec().MaxPlayers; len(t.Seats) >= most {
-		return errorf(fiber.StatusConflict, fmt.Sprintf("this table is full: %s is for at most %d players", g.Spec().Name, most))
+		return errorf(fiber.StatusConflict, "this table is full: %s is for at most %d players", g.Spec().Name, most)
 	}
 	return nil
 }
@@ -259,6 +259,7 @@ func (s *server) putBoard(c *fiber.Ctx) error {
 	v := view(t, nil, s.cfg.Now())
 	_ = s.send(code, v)
 	c.Set(fiber.HeaderETag, fmt.Sprintf(`"%d"`, v.Version))
+	v = v.in(catalogOf(c))
 	return c.JSON(fiber.Map{"version": v.Version, "standings": v.Standings, "errors": v.Errors})
 }
 
@@ -296,7 +297,7 @@ func (s *server) finishTable(c *fiber.Ctx) error {
 		return err
 	}
 	_, _ = s.publish(c, code)
-	return c.JSON(fiber.Map{"playId": playID, "standings": v.Standings})
+	return c.JSON(fiber.Map{"playId": playID, "standings": catalogOf(c).Result(v.Standings)})
 }
 
 // finishable says why a table cannot be finished yet, or nil. Unsent
@@ -316,10 +317,10 @@ func finishable(t *models.Table, v tableView, force bool) error {
 	g, _ := scoring.Lookup(t.Game)
 	spec := g.Spec()
 	if len(t.Seats) < spec.MinPlayers {
-		return errorf(fiber.StatusUnprocessableEntity, fmt.Sprintf("%s needs at least %d players", spec.Name, spec.MinPlayers))
+		return errorf(fiber.StatusUnprocessableEntity, "%s needs at least %d players", spec.Name, spec.MinPlayers)
 	}
 	if !v.Standings.Complete {
-		return errorf(fiber.StatusUnprocessableEntity, "the game is not over yet: "+endCondition(t.Game))
+		return errorf(fiber.StatusUnprocessableEntity, "the game is not over yet: %s", scoring.Word("api.word.", endCondition(t.Game)))
 	}
 	return nil
 }
@@ -404,6 +405,18 @@ func view(t *models.Table, moves []scoring.HotelMove, now time.Time) tableView {
 	return v
 }
 
+// in is v with its standings, errors and hotel log in the language of cat
+// (nil: English).
+func (v tableView) in(cat scoring.Catalog) tableView {
+	if cat == nil {
+		return v
+	}
+	v.Standings = cat.Result(v.Standings)
+	v.Errors = cat.FieldErrors(v.Errors)
+	v.Hotel = cat.Hotel(v.Hotel)
+	return v
+}
+
 // publish sends the table's current state to its live streams and returns
 // the view it sent.
 //
@@ -422,7 +435,7 @@ func (s *server) publish(c *fiber.Ctx, code string) (tableView, error) {
 // send sends v to the table's live streams. An error is logged here;
 // streams catch up with the next change or reconnect.
 func (s *server) send(code string, v tableView) error {
-	ev, err := s.recent.event(code, v)
+	ev, err := s.event(code, v)
 	if err != nil {
 		s.log.Warn("live update not sent", "code", code, "err", err)
 		return err
@@ -495,7 +508,7 @@ func permit(role models.Role, seat int) error {
 func seatParam(c *fiber.Ctx) (int, error) {
 	seat, err := strconv.Atoi(c.Params("seat"))
 	if err != nil || seat < 0 {
-		return 0, errorf(fiber.StatusNotFound, "there is no seat "+c.Params("seat"))
+		return 0, errorf(fiber.StatusNotFound, "there is no seat %s", c.Params("seat"))
 	}
 	return seat, nil
 }

@@ -2,7 +2,6 @@ package api
 
 import (
 	"bytes"
-	"fmt"
 	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
@@ -18,14 +17,14 @@ func textOnly(c *fiber.Ctx) error {
 	if !utf8.ValidString(c.Path()) {
 		return errorf(fiber.StatusBadRequest, "the path is not valid UTF-8 text")
 	}
-	bad := ""
+	var bad []byte
 	c.Context().QueryArgs().VisitAll(func(key, value []byte) {
-		if bad == "" && (!plainText(key) || !plainText(value)) {
-			bad = fmt.Sprintf("the query parameter %q holds text that is not UTF-8 or a NUL character", key)
+		if bad == nil && (!plainText(key) || !plainText(value)) {
+			bad = append([]byte{}, key...)
 		}
 	})
-	if bad != "" {
-		return errorf(fiber.StatusBadRequest, bad)
+	if bad != nil {
+		return errorf(fiber.StatusBadRequest, "the query parameter %q holds text that is not UTF-8 or a NUL character", bad)
 	}
 	return c.Next()
 }

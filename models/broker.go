@@ -13,9 +13,45 @@ type Event struct {
 	// table: a stream whose client has exactly that event's table may
 	// send it instead of the whole table.
 	Delta *Delta
+	// Variants, when set, builds the event again for the streams that
+	// want it another way (the table in another language), once for
+	// each way some stream wants.
+	Variants *Variants
 	// frame is Frame, built once by Publish and shared by every
 	// subscriber, so a thousand streams do not each format the table.
 	frame []byte
+}
+
+// Variants are the other forms of an event, each built the first time a
+// stream asks for it and then shared by every stream that wants it.
+type Variants struct {
+	mu    sync.Mutex
+	m     map[string]*Event
+	build func(kind string) (Event, bool)
+}
+
+// NewVariants returns the variants build makes of an event: the event of
+// a kind, or false when there is none (the stream then takes the event
+// itself).
+func NewVariants(build func(kind string) (Event, bool)) *Variants {
+	return &Variants{m: map[string]*Event{}, build: build}
+}
+
+// Get returns the event of kind with its frame, built once; nil when
+// there is none.
+func (v *Variants) Get(kind string) *Event {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if e, ok := v.m[kind]; ok {
+		return e
+	}
+	var e *Event
+	if ev, ok := v.build(kind); ok {
+		ev.frame = ev.Frame()
+		e = &ev
+	}
+	v.m[kind] = e
+	return e
 }
 
 // Frame returns the event as an event stream sends it: a Server-Sent

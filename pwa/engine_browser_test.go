@@ -41,6 +41,9 @@ type engineCase struct {
 	Op   string `json:"op"`
 	Game string `json:"id"`
 	Body string `json:"body"`
+	// Lang, when set, is the Accept-Language of the question to the
+	// server; the engine is set to it (setEngineLanguage) first.
+	Lang string `json:"-"`
 }
 
 // engineAnswer is a status and a JSON body, from either side.
@@ -112,6 +115,40 @@ func TestEngineParity(t *testing.T) {
 	}
 	if failures > 10 {
 		t.Errorf("… and %d more answers differ", failures-10)
+	}
+	// German and Spanish: every question but the generated ones, and a
+	// fifth of those, to the server with Accept-Language and to the
+	// engine after setEngineLanguage.
+	localized := slices.Concat(cases[:len(cases)-len(generated)], generated[:len(generated)/5])
+	for _, lang := range []string{"de", "es"} {
+		in := make([]engineCase, len(localized))
+		for i, c := range localized {
+			c.Lang = lang
+			in[i] = c
+		}
+		answers := b.askEngineIn(assets, lang, in)
+		relabelled, wrong := 0, 0
+		for i, c := range in {
+			want := askServer(t, base, c)
+			if !sameAnswer(answers[i], engineAnswer{Status: server[i].Status, Body: server[i].Body}) {
+				relabelled++
+			}
+			if sameAnswer(want, answers[i]) {
+				continue
+			}
+			if wrong++; wrong <= 5 {
+				t.Errorf("%s in %s: %s %q %.300s\n server %d %s\n engine %d %s", c.Name, lang, c.Op, c.Game, c.Body,
+					want.Status, want.Body, answers[i].Status, answers[i].Body)
+			}
+		}
+		if wrong > 5 {
+			t.Errorf("… and %d more answers in %s differ", wrong-5, lang)
+		}
+		// Answers the language left alone (the game list) are few.
+		if relabelled < len(in)/2 {
+			t.Errorf("in %s only %d of %d answers differ from English: is the engine speaking it?", lang, relabelled, len(in))
+		}
+		t.Logf("%s: %d questions, the same answers from server and engine, %d of them unlike English", lang, len(in), relabelled)
 	}
 	t.Logf("%d questions, the same answers from server and engine: the game list and %d specs, %d requests of scoring's tests, %d API rulebook examples, %d generated; statuses %v",
 		len(cases), len(cases)-1-len(recorded)-len(examples)-len(generated), len(recorded), len(examples), len(generated), statuses)
@@ -190,6 +227,9 @@ func askServer(t *testing.T, base string, c engineCase) engineAnswer {
 		t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/json")
+	if c.Lang != "" {
+		req.Header.Set("Accept-Language", c.Lang)
+	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatalf("%s %s: %v", method, path, err)
@@ -226,17 +266,24 @@ func (b *browser) checkLoader(assets string) {
 	var got struct {
 		ReadyBefore, Same, ReadyAfter bool
 		Games, Value, NoBody          int
+		// Rows is the first score line's label of Insectarium in German,
+		// the language set before the engine loaded, then in English.
+		Rows []string
 	}
 	start := time.Now()
 	out, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`(async () => {
-		const { loadEngine, engineReady } = await import(`+js(assets+"engine/engine.js")+`);
+		const { loadEngine, engineReady, setEngineLanguage } = await import(`+js(assets+"engine/engine.js")+`);
 		const readyBefore = engineReady() !== null;
+		await setEngineLanguage('de');
 		const [one, two] = await Promise.all([loadEngine(), loadEngine()]);
 		const three = await loadEngine();
+		const rows = [(await one.spec('insectarium')).body.breakdown[0].label];
+		setEngineLanguage('en');
+		rows.push((await one.spec('insectarium')).body.breakdown[0].label);
 		return JSON.stringify({ readyBefore, same: one === two && two === three,
 			readyAfter: engineReady() === one, games: (await one.games()).body.length,
 			value: (await one.score('insectarium', { players: [{ name: 'Ana' }] })).status,
-			noBody: (await one.score('insectarium')).status });
+			noBody: (await one.score('insectarium')).status, rows });
 	})()`, chromedp.EvalAwaitPromise))
 	if err != nil {
 		b.t.Fatalf("loading the engine: %v", err)
@@ -245,8 +292,9 @@ func (b *browser) checkLoader(assets string) {
 		b.t.Fatal(err)
 	}
 	b.t.Logf("engine loaded in %s", time.Since(start).Round(time.Millisecond))
-	if got.ReadyBefore || !got.Same || !got.ReadyAfter || got.Games != len(gameIDs()) || got.Value != 200 || got.NoBody != 400 {
-		b.t.Fatalf("loader: %+v; want not ready before loading, one engine, ready after, %d games, 200 for a request value, 400 for none", got, len(gameIDs()))
+	if got.ReadyBefore || !got.Same || !got.ReadyAfter || got.Games != len(gameIDs()) || got.Value != 200 || got.NoBody != 400 ||
+		!slices.Equal(got.Rows, []string{"Reihen", "Rows"}) {
+		b.t.Fatalf("loader: %+v; want not ready before loading, one engine, ready after, %d games, 200 for a request value, 400 for none, Reihen then Rows", got, len(gameIDs()))
 	}
 }
 
@@ -275,6 +323,37 @@ func (b *browser) askEngine(assets string, cases []engineCase) []engineAnswer {
 	})()`, chromedp.EvalAwaitPromise))
 	if err != nil {
 		b.t.Fatalf("asking the engine: %v", err)
+	}
+	var answers []engineAnswer
+	if err := json.Unmarshal([]byte(out), &answers); err != nil {
+		b.t.Fatal(err)
+	}
+	return answers
+}
+
+// askEngineIn sets the engine's language to lang and puts questions to
+// it, untimed; it sets English again after.
+func (b *browser) askEngineIn(assets, lang string, cases []engineCase) []engineAnswer {
+	b.t.Helper()
+	qs, err := json.Marshal(cases)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	out, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`(async () => {
+		const { loadEngine, setEngineLanguage } = await import(`+js(assets+"engine/engine.js")+`);
+		const engine = await loadEngine();
+		setEngineLanguage(`+js(lang)+`);
+		const ask = (q) => q.op === 'games' ? engine.games() : q.op === 'spec' ? engine.spec(q.id) : engine.score(q.id, q.body);
+		const out = [];
+		for (const q of `+string(qs)+`) {
+			const a = await ask(q);
+			out.push({ status: a.status, body: a.body });
+		}
+		await setEngineLanguage('en');
+		return JSON.stringify(out);
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		b.t.Fatalf("asking the engine in %s: %v", lang, err)
 	}
 	var answers []engineAnswer
 	if err := json.Unmarshal([]byte(out), &answers); err != nil {

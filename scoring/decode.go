@@ -108,7 +108,7 @@ func DecodeStrict(raw []byte, base string, v any) error {
 		if !ok {
 			ptr = base
 		}
-		verr.Add(ptr, "expected %s, got %s", describeType(te.Type.String()), describeValue(kind, val))
+		verr.Add(ptr, "expected %s, got %s", term(describeType(te.Type.String())), describeValueWord(kind, val))
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		name, _ := strconv.Unquote(strings.TrimPrefix(err.Error(), "json: unknown field "))
 		ptr, ok := findUnknown(tree, reflect.TypeOf(v), base)
@@ -296,4 +296,13 @@ func describeValue(kind, val string) string {
 		return "text"
 	}
 	return kind
+}
+
+// describeValueWord is describeValue as an argument of a message: a
+// number as it was sent, anything else as a word to translate.
+func describeValueWord(kind, val string) any {
+	if kind == "number" && val != "" {
+		return val
+	}
+	return term(describeValue(kind, val))
 }

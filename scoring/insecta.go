@@ -15,7 +15,14 @@ import (
 // the medals claimed. Mail commissions and medal bonuses are already on the
 // track, so the final scoring only adds favourites, continents and fragments.
 
-func init() { Register(insecta{}) }
+func init() {
+	Register(insecta{})
+	// The continents line names each continent it counts, and the
+	// tiebreak an insect without a name by its traits (insectaTraits).
+	addSourceWords("insecta", "continents", map[string][]Option{"continent": insectaContinents})
+	addSourceWords("insecta", insectaTiebreak.ID, map[string][]Option{
+		"continent": insectaContinents, "order": insectaOrders, "size": insectaSizes})
+}
 
 // insecta implements Game for Insecta.
 type insecta struct{}
@@ -330,7 +337,7 @@ func insectaCheckContinents(boards []insectaBoard, ok []bool, verr *ValidationEr
 				ptrs = append(ptrs, fmt.Sprintf("/players/%d/board/tiles/%d/continent", i, n))
 			}
 		})
-		name, past := insectaContinents[c].Label, ptrs[insectaPerContinent]
+		name, past := enumWord("insecta", "continent", insectaContinents[c]), ptrs[insectaPerContinent]
 		ptrs = append([]string{past}, slices.Delete(ptrs, insectaPerContinent, insectaPerContinent+1)...)
 		verr.AddAll(ptrs, "the box has %d insects from %s (a pile of 8 on camp A and 7 on camp B): at most %d at one table, and these collections hold %d",
 			insectaPerContinent, name, insectaPerContinent, len(ptrs))
@@ -460,10 +467,10 @@ func (t *insectaTile) validate(verr *ValidationError) {
 func insectaCheckCoord(verr *ValidationError, ptr, what string, v *int, size int) {
 	switch {
 	case v == nil:
-		verr.Add(ptr, "give the tile's %s", what)
+		verr.Add(ptr, "give the tile's %s", term(what))
 	case *v < 0 || *v >= size:
 		verr.Add(ptr, "the collection is %d rows by %d columns, so a %s is 0 to %d, not %d",
-			insectaRows, insectaCols, what, size-1, *v)
+			insectaRows, insectaCols, term(what), size-1, *v)
 	}
 }
 
@@ -497,14 +504,14 @@ func (t *insectaTile) validateMail(verr *ValidationError) {
 // usually means the kind was chosen wrongly.
 func insectaForbid(verr *ValidationError, tile, field string, given bool) {
 	if given {
-		verr.Add("/"+field, "%s tile has no %q field; remove it or change the tile's kind", tile, field)
+		verr.Add("/"+field, "%s tile has no %q field; remove it or change the tile's kind", term(tile), field)
 	}
 }
 
 // insectaRequireEnum checks a required enumerated field.
 func insectaRequireEnum(verr *ValidationError, ptr, what string, v *string, opts []Option) {
 	if v == nil || *v == "" {
-		verr.Add(ptr, "choose the %s", what)
+		verr.Add(ptr, "choose the %s", term(what))
 		return
 	}
 	insectaCheckEnum(verr, "", ptr, what, *v, opts)
@@ -536,7 +543,7 @@ func insectaCheckEnum(verr *ValidationError, base, field, what, v string, opts [
 	for i, o := range opts {
 		ids[i] = o.ID
 	}
-	verr.Add(base+field, "%q is not a known %s; use one of %s", v, what, strings.Join(ids, ", "))
+	verr.Add(base+field, "%q is not a known %s; use one of %s", v, term(what), strings.Join(ids, ", "))
 }
 
 // insectaIndex returns the position of id in opts, or -1.
@@ -547,6 +554,14 @@ func insectaIndex(opts []Option, id string) int {
 		}
 	}
 	return -1
+}
+
+// insectaMedalWord is the label of a medal as a word of a message.
+func insectaMedalWord(id string) word {
+	if i := insectaIndex(insectaMedals, id); i >= 0 {
+		return enumWord("insecta", "medal", insectaMedals[i])
+	}
+	return word{}
 }
 
 // insectaLabel returns the label of id in opts, or "" when id is not there.
@@ -703,7 +718,7 @@ func (b *insectaBoard) validateMedals(base string, verr *ValidationError) {
 			verr.Add(ptr+"/medal", "%q is not a medal; use for example continent:africa, order:coleoptera, size:small, institution:entomological-society or institution:any", m.Medal)
 		case seen&(1<<i) != 0:
 			verr.Add(ptr+"/medal", "%s is already listed; a medal is claimed once and its marker moved up later",
-				insectaMedals[i].Label)
+				enumWord("insecta", "medal", insectaMedals[i]))
 		default:
 			seen |= 1 << i
 		}
@@ -888,7 +903,7 @@ func (b *insectaBoard) warnings(base string) []FieldError {
 		for _, n := range b.looseTiles(&cells) {
 			w.Add(fmt.Sprintf("%s/tiles/%d", base, n), "this tile is not joined to the rest of the collection: fine if "+
 				"Louise-Caroline d'Aumont's ability \"Move 1 tile in your collection to an empty space\" moved a tile, "+
-				"otherwise check where it lies (%s)", insectaPlacementRule(b.Tiles[n].Kind))
+				"otherwise check where it lies (%s)", term(insectaPlacementRule(b.Tiles[n].Kind)))
 		}
 	}
 	if scored := b.scoredMailPoints(); b.Track < scored {
@@ -898,7 +913,7 @@ func (b *insectaBoard) warnings(base string) []FieldError {
 		// Tiles whose trait was left out might be the missing ones.
 		if have, unknown := b.medalCount(m.Medal); *m.Level > have+unknown {
 			w.Add(fmt.Sprintf("%s/medals/%d/level", base, n), "level %d on %s needs %d matching %s, but the collection has %d",
-				*m.Level, insectaLabel(insectaMedals, m.Medal), *m.Level, insectaMedalUnit(m.Medal), have)
+				*m.Level, insectaMedalWord(m.Medal), *m.Level, term(insectaMedalUnit(m.Medal)), have)
 		}
 	}
 	return w.Errors

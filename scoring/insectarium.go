@@ -245,7 +245,8 @@ func (c *insectariumCard) validate(ptr string, verr *ValidationError) {
 		case !insectariumHas(insectariumTools, tool):
 			verr.Add(ptr+"/tools/"+strconv.Itoa(k), "%q is not a display tool; use pin, label or mat", tool)
 		case slices.Contains(c.Tools[:k], tool):
-			verr.Add(ptr+"/tools/"+strconv.Itoa(k), "the %s is listed twice; a card shows each tool at most once", tool)
+			verr.Add(ptr+"/tools/"+strconv.Itoa(k), "the %s is listed twice; a card shows each tool at most once",
+				term(tool)) // the id reads as a word
 		}
 	}
 }
@@ -254,9 +255,9 @@ func (c *insectariumCard) validate(ptr string, verr *ValidationError) {
 func insectariumCheckEnum(v string, opts []Option, ptr, what, aWhat string, verr *ValidationError) {
 	switch {
 	case v == "":
-		verr.Add(ptr, "choose the card's %s", what)
+		verr.Add(ptr, "choose the card's %s", term(what))
 	case !insectariumHas(opts, v):
-		verr.Add(ptr, "%q is not %s; use %s", v, aWhat, insectariumList(opts))
+		verr.Add(ptr, "%q is not %s; use %s", v, term(aWhat), orList(insectariumList(opts)))
 	}
 }
 
@@ -264,12 +265,12 @@ func insectariumCheckEnum(v string, opts []Option, ptr, what, aWhat string, verr
 // An empty string is taken as an empty circle, as a form's blank choice.
 func insectariumCheckTokens(toks []*string, ptr, line string, verr *ValidationError) {
 	if len(toks) > insectariumSize {
-		verr.Add(ptr+"/"+strconv.Itoa(insectariumSize), "a display has only %d %s token circles", insectariumSize, line)
+		verr.Add(ptr+"/"+strconv.Itoa(insectariumSize), "a display has only %d %s token circles", insectariumSize, term(line))
 	}
 	for i, t := range toks {
 		if t != nil && *t != "" && !insectariumIsToken(*t) {
 			verr.Add(ptr+"/"+strconv.Itoa(i), "%q is not a token; use a colour (%s) or an insect (%s)",
-				*t, insectariumList(insectariumColors), insectariumList(insectariumInsects))
+				*t, orList(insectariumList(insectariumColors)), orList(insectariumList(insectariumInsects)))
 		}
 	}
 }
@@ -303,7 +304,7 @@ func insectariumCheckPool(boards []*insectariumBoard, pool int, verr *Validation
 				}
 				if placed[*t] >= pool {
 					verr.Add(fmt.Sprintf("/players/%d/board/%s/%d", i, side.key, k),
-						"only %d %s tokens are in the game; the boards already hold %d", pool, *t, pool)
+						"only %d %s tokens are in the game; the boards already hold %d", pool, term(*t), pool)
 				}
 				placed[*t]++
 			}
@@ -485,9 +486,9 @@ func (b *insectariumBoard) bonusWarning(base string, tools [3]int) (FieldError, 
 	if b.ToolBonusesForPoints == 0 {
 		ptr = base + "/toolBonusesForTokens"
 	}
-	return FieldError{Pointer: ptr, Detail: fmt.Sprintf(
+	return newFieldError(ptr,
 		"%d Display Tool bonuses are claimed, but the display shows only %d full sets of pin, label and mat; "+
-			"fine if a gear card moved cards, otherwise check the count", taken, sets)}, true
+			"fine if a gear card moved cards, otherwise check the count", taken, sets), true
 }
 
 // card returns the card at row r, column c, or nil for an empty cell.

@@ -150,7 +150,7 @@ func hotelMerge(verr *ValidationError, base string, err error) {
 // be partial while a game runs, so a missing colour or floor is fine.
 func hotelCheckBoard(verr *ValidationError, base string, b hotelBoard) {
 	if b.Hotel != "" && hotelIndex(hotelColours, b.Hotel) < 0 {
-		verr.Add(base+"/hotel", "%q is not a hotel: choose %s", b.Hotel, hotelChoices(hotelColours))
+		verr.Add(base+"/hotel", "%q is not a hotel: choose %s", b.Hotel, orList(hotelChoices(hotelColours)))
 	}
 	if len(b.Floors) > hotelFloorCount {
 		verr.Add(base+"/floors", "a hotel has %d floors, not %d", hotelFloorCount, len(b.Floors))
@@ -162,9 +162,9 @@ func hotelCheckBoard(verr *ValidationError, base string, b hotelBoard) {
 		case f.Species == "":
 			verr.Add(ptr+"/species", "choose the species this floor is for")
 		case hotelIndex(hotelSpecies, f.Species) < 0:
-			verr.Add(ptr+"/species", "%q is not an Insektenhotel species: choose %s", f.Species, hotelChoices(hotelSpecies))
+			verr.Add(ptr+"/species", "%q is not an Insektenhotel species: choose %s", f.Species, orList(hotelChoices(hotelSpecies)))
 		case seen[f.Species]:
-			verr.Add(ptr+"/species", "this hotel already has a floor for %s: its three floors are for three different species", hotelPlural(f.Species))
+			verr.Add(ptr+"/species", "this hotel already has a floor for %s: its three floors are for three different species", term(hotelPlural(f.Species)))
 		}
 		seen[f.Species] = true
 		if f.Guests < 0 || f.Guests > hotelRooms {
@@ -182,7 +182,7 @@ func hotelCheckColours(verr *ValidationError, boards []hotelBoard) {
 			continue
 		}
 		if j, taken := owner[b.Hotel]; taken {
-			verr.Add(fmt.Sprintf("/players/%d/board/hotel", i), "the %s hotel is already player %d's: each player runs a hotel of their own colour", b.Hotel, j+1)
+			verr.Add(fmt.Sprintf("/players/%d/board/hotel", i), "the %s hotel is already player %d's: each player runs a hotel of their own colour", hotelWord(b.Hotel), j+1)
 			continue
 		}
 		owner[b.Hotel] = i
@@ -203,7 +203,7 @@ func hotelCheckSupply(verr *ValidationError, boards []hotelBoard) {
 			if before <= hotelPerSpecies && count[f.Species] > hotelPerSpecies {
 				verr.Add(fmt.Sprintf("/players/%d/board/floors/%d/guests", i, j),
 					"the game has only %d %s cards, and this floor makes %d %s across the hotels",
-					hotelPerSpecies, f.Species, count[f.Species], hotelPlural(f.Species))
+					hotelPerSpecies, speciesWord(f.Species), count[f.Species], term(hotelPlural(f.Species)))
 			}
 		}
 	}
@@ -264,6 +264,13 @@ func hotelChoices(opts []Option) string {
 	}
 	return strings.Join(ids[:len(ids)-1], ", ") + " or " + ids[len(ids)-1]
 }
+
+// hotelWord is a hotel's colour as a word of a message: its id, which
+// reads as English ("the blue hotel").
+func hotelWord(id string) word { return term(id) }
+
+// speciesWord is a species as a word of a message, as hotelWord.
+func speciesWord(id string) word { return term(id) }
 
 // hotelPlural names a known species in the plural ("flies").
 func hotelPlural(species string) string {

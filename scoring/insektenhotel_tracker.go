@@ -94,6 +94,9 @@ type HotelState struct {
 	Winner int `json:"winner"`
 	// Log has one sentence (or two, when the deck was reshuffled) per move.
 	Log []string `json:"log"`
+	// lines are the sentences of Log as formats and arguments, for
+	// Catalog.Hotel to write them in another language.
+	lines [][]sentence
 
 	deck    hotelCards
 	discard hotelCards
@@ -205,9 +208,9 @@ func hotelCheckSeatName(verr *ValidationError, base, name string, seen map[strin
 func hotelCheckSeatHotel(verr *ValidationError, base string, seat HotelSeat, colours map[string]int, i int) {
 	switch j, taken := colours[seat.Hotel]; {
 	case hotelIndex(hotelColours, seat.Hotel) < 0:
-		verr.Add(base+"/hotel", "%q is not a hotel: choose %s", seat.Hotel, hotelChoices(hotelColours))
+		verr.Add(base+"/hotel", "%q is not a hotel: choose %s", seat.Hotel, orList(hotelChoices(hotelColours)))
 	case taken:
-		verr.Add(base+"/hotel", "the %s hotel is already player %d's: each player runs a hotel of their own colour", seat.Hotel, j+1)
+		verr.Add(base+"/hotel", "the %s hotel is already player %d's: each player runs a hotel of their own colour", hotelWord(seat.Hotel), j+1)
 	default:
 		colours[seat.Hotel] = i
 	}
@@ -217,9 +220,9 @@ func hotelCheckSeatHotel(verr *ValidationError, base string, seat HotelSeat, col
 		case sp == "":
 			verr.Add(ptr, "choose the species this floor is for")
 		case hotelIndex(hotelSpecies, sp) < 0:
-			verr.Add(ptr, "%q is not an Insektenhotel species: choose %s", sp, hotelChoices(hotelSpecies))
+			verr.Add(ptr, "%q is not an Insektenhotel species: choose %s", sp, orList(hotelChoices(hotelSpecies)))
 		case hotelFloorOf(seat.Floors[:j], sp) >= 0:
-			verr.Add(ptr, "this hotel already has a floor for %s: its three floors are for three different species", hotelPlural(sp))
+			verr.Add(ptr, "this hotel already has a floor for %s: its three floors are for three different species", term(hotelPlural(sp)))
 		}
 	}
 }
@@ -239,7 +242,7 @@ func hotelFloorOf(floors []string, sp string) int {
 func (s *HotelState) apply(base string, m HotelMove) error {
 	if s.Finished {
 		w := s.Players[s.Winner]
-		return hotelErr(base, "the game is over: %s filled the %s hotel first", w.Name, w.Hotel)
+		return hotelErr(base, "the game is over: %s filled the %s hotel first", w.Name, hotelWord(w.Hotel))
 	}
 	var err error
 	switch m.Type {
@@ -394,9 +397,9 @@ func (s *HotelState) draw(base string, m HotelMove) error {
 	k := hotelKind(m.Card)
 	switch {
 	case m.Card == "":
-		verr.Add(base+"/card", "say which card was drawn: %s", hotelCardChoices())
+		verr.Add(base+"/card", "say which card was drawn: %s", orList(hotelCardChoices()))
 	case k < 0:
-		verr.Add(base+"/card", "%q is not an Insektenhotel card: choose %s", m.Card, hotelCardChoices())
+		verr.Add(base+"/card", "%q is not an Insektenhotel card: choose %s", m.Card, orList(hotelCardChoices()))
 	default:
 		s.checkInDeck(&verr, base, k)
 	}
@@ -411,7 +414,7 @@ func (s *HotelState) draw(base string, m HotelMove) error {
 	}
 	s.deck[k]--
 	s.Drawn++
-	var text string
+	var text sentence
 	switch k {
 	case hotelHoney:
 		text = s.drawHoney()
@@ -425,10 +428,11 @@ func (s *HotelState) draw(base string, m HotelMove) error {
 	// "If the cards in the main deck run out before anyone's hotel is
 	// full", the deck is rebuilt at once, so that no lure reaches into a
 	// face-down pile that is already back in the deck.
+	line := []sentence{text}
 	if s.deck.total() == 0 && !s.Finished {
-		text += " " + s.reshuffle()
+		line = append(line, s.reshuffle())
 	}
-	s.Log = append(s.Log, text)
+	s.log(line...)
 	return nil
 }
 
@@ -452,7 +456,7 @@ func (s *HotelState) checkInDeck(verr *ValidationError, base string, k int) {
 
 // reshuffle gathers the discard pile and every face-down pile into a new
 // deck (the note above "End of the Game") and says so for the log.
-func (s *HotelState) reshuffle() string {
+func (s *HotelState) reshuffle() sentence {
 	for k, n := range s.discard {
 		s.deck[k] += n
 	}
@@ -463,38 +467,41 @@ func (s *HotelState) reshuffle() string {
 		}
 		s.Players[i].pile = nil
 	}
-	return fmt.Sprintf("The deck ran out, so the discard pile and the face-down piles were shuffled into a new deck of %d cards.", s.deck.total())
+	return say("The deck ran out, so the discard pile and the face-down piles were shuffled into a new deck of %d cards.", s.deck.total())
 }
 
 // drawTourist applies rules A and B: a tourist with a free room must move
 // in and ends the turn; any other goes face down and the turn goes on. The
 // log does not say which species went face down.
-func (s *HotelState) drawTourist(k int) string {
+func (s *HotelState) drawTourist(k int) sentence {
 	i := s.Turn
 	p := &s.Players[i]
 	f := s.freeFloor(i, k)
 	if f < 0 {
 		p.pile = append(p.pile, k)
-		return fmt.Sprintf("%s drew an insect with no free room in the %s hotel and put it face down on the pile beside it (%s).", p.Name, p.Hotel, hotelCount(len(p.pile), "card"))
+		if len(p.pile) == 1 {
+			return say("%s drew an insect with no free room in the %s hotel and put it face down on the pile beside it (1 card).", p.Name, hotelWord(p.Hotel))
+		}
+		return say("%s drew an insect with no free room in the %s hotel and put it face down on the pile beside it (%d cards).", p.Name, hotelWord(p.Hotel), len(p.pile))
 	}
-	text := fmt.Sprintf("%s drew %s and put it in the %s hotel", p.Name, hotelWithArticle(hotelSpecies[k].ID), p.Hotel)
+	insect := term(hotelWithArticle(hotelSpecies[k].ID))
 	if s.place(i, f) {
-		return text + ", which is now full: " + p.Name + " wins!"
+		return say("%s drew %s and put it in the %s hotel, which is now full: %s wins!", p.Name, insect, hotelWord(p.Hotel), p.Name)
 	}
 	s.endTurn()
-	return text + "."
+	return say("%s drew %s and put it in the %s hotel.", p.Name, insect, hotelWord(p.Hotel))
 }
 
 // drawHoney applies rule C: the honey is kept and the turn goes on.
-func (s *HotelState) drawHoney() string {
+func (s *HotelState) drawHoney() sentence {
 	p := &s.Players[s.Turn]
 	p.gainHoney(s.Round)
-	return fmt.Sprintf("%s drew a honey card, usable from the next round.", p.Name)
+	return say("%s drew a honey card, usable from the next round.", p.Name)
 }
 
 // drawCockroach applies rule D: all honey goes to the discard pile with the
 // cockroach, and the turn ends.
-func (s *HotelState) drawCockroach() string {
+func (s *HotelState) drawCockroach() sentence {
 	p := &s.Players[s.Turn]
 	lost := p.Honey
 	s.discard[hotelHoney] += lost
@@ -502,24 +509,24 @@ func (s *HotelState) drawCockroach() string {
 	p.Honey, p.freshHoney = 0, 0
 	s.endTurn()
 	if lost == 0 {
-		return fmt.Sprintf("%s drew a cockroach, but had no honey to lose.", p.Name)
+		return say("%s drew a cockroach, but had no honey to lose.", p.Name)
 	}
-	return fmt.Sprintf("%s drew a cockroach and lost %d honey.", p.Name, lost)
+	return say("%s drew a cockroach and lost %d honey.", p.Name, lost)
 }
 
 // drawSpider applies rule E: the scared guest, if any, goes to the discard
 // pile with the spider, and the turn ends.
-func (s *HotelState) drawSpider(ev *HotelEvict) string {
+func (s *HotelState) drawSpider(ev *HotelEvict) sentence {
 	name := s.Players[s.Turn].Name
 	s.discard[hotelSpider]++
 	s.endTurn()
 	if ev == nil {
-		return fmt.Sprintf("%s drew a spider, but no other hotel had a single guest to scare.", name)
+		return say("%s drew a spider, but no other hotel had a single guest to scare.", name)
 	}
 	t := &s.Players[ev.Player]
 	t.Floors[hotelFloorIn(t.Floors, ev.Species)].Guests--
 	s.discard[hotelKind(ev.Species)]++
-	return fmt.Sprintf("%s drew a spider, which scared %s's %s out of the %s hotel.", name, t.Name, ev.Species, t.Hotel)
+	return say("%s drew a spider, which scared %s's %s out of the %s hotel.", name, t.Name, speciesWord(ev.Species), hotelWord(t.Hotel))
 }
 
 // hotelFloorIn returns the floor of species sp in a hotel, or -1.
@@ -553,13 +560,13 @@ func (s *HotelState) checkEvict(verr *ValidationError, base string, ev *HotelEvi
 	singles := s.singles()
 	if ev == nil {
 		if len(singles) > 0 {
-			verr.Add(base+"/evict", "%s must scare a single guest out of another hotel: %s", s.Players[s.Turn].Name, hotelOr(singles))
+			verr.Add(base+"/evict", "%s must scare a single guest out of another hotel: %s", s.Players[s.Turn].Name, orList(hotelOr(singles)))
 		}
 		return
 	}
-	hint := ""
+	hint := word{} // nothing, or a sentence to add
 	if len(singles) == 0 {
-		hint = "; no other hotel has a single guest, so the spider scares nobody: leave evict out"
+		hint = term("; no other hotel has a single guest, so the spider scares nobody: leave evict out")
 	}
 	if ev.Player < 0 || ev.Player >= len(s.Players) {
 		verr.Add(base+"/evict/player", "there is no seat %d at this table (seats 0 to %d)%s", ev.Player, len(s.Players)-1, hint)
@@ -573,13 +580,13 @@ func (s *HotelState) checkEvict(verr *ValidationError, base string, ev *HotelEvi
 	f := hotelFloorIn(t.Floors, ev.Species)
 	switch {
 	case hotelIndex(hotelSpecies, ev.Species) < 0:
-		verr.Add(base+"/evict/species", "%q is not an Insektenhotel species: choose %s", ev.Species, hotelChoices(hotelSpecies))
+		verr.Add(base+"/evict/species", "%q is not an Insektenhotel species: choose %s", ev.Species, orList(hotelChoices(hotelSpecies)))
 	case f < 0:
-		verr.Add(base+"/evict/species", "%s's %s hotel has no floor for %s%s", t.Name, t.Hotel, hotelPlural(ev.Species), hint)
+		verr.Add(base+"/evict/species", "%s's %s hotel has no floor for %s%s", t.Name, hotelWord(t.Hotel), term(hotelPlural(ev.Species)), hint)
 	case t.Floors[f].Guests == 0:
-		verr.Add(base+"/evict/species", "%s has no %s to scare%s", t.Name, ev.Species, hint)
+		verr.Add(base+"/evict/species", "%s has no %s to scare%s", t.Name, speciesWord(ev.Species), hint)
 	case t.Floors[f].Guests == hotelRooms:
-		verr.Add(base+"/evict/species", "the %s pair in %s's hotel is safe from the spider%s", ev.Species, t.Name, hint)
+		verr.Add(base+"/evict/species", "the %s pair in %s's hotel is safe from the spider%s", speciesWord(ev.Species), t.Name, hint)
 	}
 }
 
@@ -608,22 +615,21 @@ func (s *HotelState) lure(base string, m HotelMove) error {
 	p.Honey -= 2 // from the usable honey: what was collected this round stays
 	t.gainHoney(s.Round)
 	s.discard[hotelHoney]++
-	text := fmt.Sprintf("%s paid 2 honey to lure %s from %s", p.Name, hotelWithArticle(m.Species), t.Name)
+	insect := term(hotelWithArticle(m.Species))
 	j := hotelLastIndex(t.pile, k)
 	if j < 0 {
 		s.endTurn()
-		s.Log = append(s.Log, text+fmt.Sprintf(", who had none; %s still got 1 honey.", t.Name))
+		s.log(say("%s paid 2 honey to lure %s from %s, who had none; %s still got 1 honey.", p.Name, insect, t.Name, t.Name))
 		return nil
 	}
 	t.pile = append(t.pile[:j], t.pile[j+1:]...)
-	text += fmt.Sprintf(", who had one: it moved into the %s hotel, and %s got 1 honey", p.Hotel, t.Name)
 	if s.place(i, s.freeFloor(i, k)) {
-		text += fmt.Sprintf(". The %s hotel is now full: %s wins!", p.Hotel, p.Name)
+		s.log(say("%s paid 2 honey to lure %s from %s, who had one: it moved into the %s hotel, and %s got 1 honey. The %s hotel is now full: %s wins!",
+			p.Name, insect, t.Name, hotelWord(p.Hotel), t.Name, hotelWord(p.Hotel), p.Name))
 	} else {
 		s.endTurn()
-		text += "."
+		s.log(say("%s paid 2 honey to lure %s from %s, who had one: it moved into the %s hotel, and %s got 1 honey.", p.Name, insect, t.Name, hotelWord(p.Hotel), t.Name))
 	}
-	s.Log = append(s.Log, text)
 	return nil
 }
 
@@ -668,11 +674,11 @@ func (s *HotelState) checkLureSpecies(verr *ValidationError, base, sp string) in
 	case sp == "":
 		verr.Add(base+"/species", "name the species to lure")
 	case k < 0:
-		verr.Add(base+"/species", "%q is not an Insektenhotel species: choose %s", sp, hotelChoices(hotelSpecies))
+		verr.Add(base+"/species", "%q is not an Insektenhotel species: choose %s", sp, orList(hotelChoices(hotelSpecies)))
 	case f < 0:
-		verr.Add(base+"/species", "the %s hotel has no floor for %s: lure a species it has a free room for", p.Hotel, hotelPlural(sp))
+		verr.Add(base+"/species", "the %s hotel has no floor for %s: lure a species it has a free room for", hotelWord(p.Hotel), term(hotelPlural(sp)))
 	case p.Floors[f].Guests >= hotelRooms:
-		verr.Add(base+"/species", "the %s floor of the %s hotel is full: lure a species it has a free room for", sp, p.Hotel)
+		verr.Add(base+"/species", "the %s floor of the %s hotel is full: lure a species it has a free room for", speciesWord(sp), hotelWord(p.Hotel))
 	}
 	return k
 }
@@ -697,15 +703,45 @@ func (s *HotelState) pass(base string, m HotelMove) error {
 	if err := verr.Err(); err != nil {
 		return err
 	}
-	s.Log = append(s.Log, s.Players[s.Turn].Name+" passed.")
+	s.log(say("%s passed.", s.Players[s.Turn].Name))
 	s.endTurn()
 	return nil
 }
 
-// hotelCount says "1 card" or "3 cards".
-func hotelCount(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
+// sentence is a sentence of the log: its English format and arguments.
+type sentence struct {
+	format string
+	args   []any
+}
+
+// say is the sentence of format and args.
+func say(format string, args ...any) sentence { return sentence{format, args} }
+
+// log adds a move's sentences to the log, in English and as sentences.
+func (s *HotelState) log(line ...sentence) {
+	s.Log = append(s.Log, hotelLine(line, nil))
+	s.lines = append(s.lines, line)
+}
+
+// hotelLine writes the sentences of a move in c's language (nil: English).
+func hotelLine(line []sentence, c Catalog) string {
+	parts := make([]string, len(line))
+	for i, st := range line {
+		parts[i] = c.sprintf(st.format, st.args...)
 	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return strings.Join(parts, " ")
+}
+
+// Hotel returns a copy of st with its log in c's language (st itself for
+// English, a nil c).
+func (c Catalog) Hotel(st *HotelState) *HotelState {
+	if st == nil || c == nil || len(st.lines) != len(st.Log) {
+		return st
+	}
+	out := *st
+	out.Log = make([]string, len(st.lines))
+	for i, line := range st.lines {
+		out.Log[i] = hotelLine(line, c)
+	}
+	return &out
 }

@@ -563,7 +563,7 @@ func TestHotelSetupErrors(t *testing.T) {
 			if !errors.As(err, &verr) {
 				t.Fatalf("ReplayHotel error = %v, want a *ValidationError", err)
 			}
-			if got := verr.Errors; !reflect.DeepEqual(got, tt.want) {
+			if got := shown(verr.Errors); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("got  %v\nwant %v", got, tt.want)
 			}
 		})

@@ -1,6 +1,9 @@
 package scoring
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Problem is an RFC 9457 problem detail, the body of an error answer. The
 // server and the browser's engine both render the errors of the rules
@@ -26,9 +29,21 @@ type RequestError struct {
 	// Errors, when set, point at the part of the request that could not
 	// be read (text that is not UTF-8).
 	Errors []FieldError
+	// format and args are Detail's English fmt format and arguments, as
+	// for FieldError.
+	format string
+	args   []any
 }
 
 func (e *RequestError) Error() string { return e.Detail }
+
+// requestErrorf makes a RequestError whose detail can be translated.
+func requestErrorf(status int, format string, args ...any) *RequestError {
+	return &RequestError{Status: status, Detail: fmt.Sprintf(format, args...), format: format, args: args}
+}
+
+// validationDetail is the detail of every 422 of the rules.
+const validationDetail = "some entries break the rules"
 
 // statusTitles are the titles of the statuses the rules answer with.
 var statusTitles = map[int]string{
@@ -59,7 +74,7 @@ func ProblemOf(err error) (Problem, bool) {
 	)
 	switch {
 	case errors.As(err, &verr):
-		return NewProblem(422, "some entries break the rules", verr.Errors), true
+		return NewProblem(422, validationDetail, verr.Errors), true
 	case errors.As(err, &rerr):
 		return NewProblem(rerr.Status, rerr.Detail, rerr.Errors), true
 	}

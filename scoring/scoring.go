@@ -137,6 +137,11 @@ type FieldError struct {
 	// is about (a limit of the box summed over several boards), Pointer
 	// among them; Pointer alone stays the one place to put the message.
 	Pointers []string `json:"pointers,omitempty"`
+	// format and args are Detail's English fmt format and arguments, kept
+	// so that Catalog.FieldErrors can write it again in another language.
+	// A FieldError read back from JSON has neither and stays as it is.
+	format string
+	args   []any
 }
 
 // ValidationError lists everything wrong with a request. Games collect all
@@ -156,15 +161,20 @@ func (e *ValidationError) Error() string {
 	return strings.Join(parts, "; ")
 }
 
+// newFieldError is the problem at pointer, as Add records it.
+func newFieldError(pointer, format string, args ...any) FieldError {
+	return FieldError{Pointer: pointer, Detail: fmt.Sprintf(format, args...), format: format, args: args}
+}
+
 // Add records a problem at pointer.
 func (e *ValidationError) Add(pointer, format string, args ...any) {
-	e.Errors = append(e.Errors, FieldError{Pointer: pointer, Detail: fmt.Sprintf(format, args...)})
+	e.Errors = append(e.Errors, FieldError{Pointer: pointer, Detail: fmt.Sprintf(format, args...), format: format, args: args})
 }
 
 // AddAll records a problem about several fields at once: it is shown at
 // the first pointer and names all of them in Pointers.
 func (e *ValidationError) AddAll(pointers []string, format string, args ...any) {
-	e.Errors = append(e.Errors, FieldError{Pointer: pointers[0], Detail: fmt.Sprintf(format, args...), Pointers: pointers})
+	e.Errors = append(e.Errors, FieldError{Pointer: pointers[0], Detail: fmt.Sprintf(format, args...), Pointers: pointers, format: format, args: args})
 }
 
 // prefix puts ptr before the pointers of the problems from the from-th
@@ -295,7 +305,7 @@ func Lookup(id string) (Game, bool) {
 func Find(id string) (Game, error) {
 	g, ok := Lookup(id)
 	if !ok {
-		return nil, &RequestError{Status: 404, Detail: fmt.Sprintf("there is no game %q", id)}
+		return nil, requestErrorf(404, "there is no game %q", id)
 	}
 	return g, nil
 }
@@ -555,47 +565,46 @@ func rank(game string, players []PlayerInput, ev *Evaluation, complete bool) *Re
 		}
 	}
 	if complete {
-		res.Tiebreak = explainTie(res, ev)
+		res.Tiebreak = explainTie(res, ev.TotalLabel, nil)
 	}
 	return res
 }
 
 // explainTie says in words how players level on total at the top were
-// separated, or that they share the win.
-func explainTie(res *Result, ev *Evaluation) string {
+// separated, or that they share the win: unit names the total ("points"),
+// and c, when not nil, gives the sentences in its language (nil: English).
+// It reads only res, so that a stored result can be explained again in
+// another language.
+func explainTie(res *Result, unit string, c Catalog) string {
 	if len(res.Results) < 2 {
 		return ""
 	}
-	top := ev.Players[0].Total
-	for _, s := range ev.Players {
-		top = max(top, s.Total)
+	players := res.Results
+	top := players[0].Total
+	for _, p := range players {
+		top = max(top, p.Total)
 	}
 	var level []int
-	for i, s := range ev.Players {
-		if s.Total == top {
+	for i, p := range players {
+		if p.Total == top {
 			level = append(level, i)
 		}
 	}
 	if len(level) < 2 {
 		return ""
 	}
-	unit := ev.TotalLabel
 	if unit == "" {
 		unit = "points"
 	}
-	names := make([]string, len(level))
-	for k, i := range level {
-		names[k] = res.Results[i].Name
-	}
 	// Walk the chain until the level group splits.
-	for step := range len(ev.Players[level[0]].Tiebreaks) {
-		best := ev.Players[level[0]].Tiebreaks[step].Value
+	for step := range len(players[level[0]].Tiebreaks) {
+		best := players[level[0]].Tiebreaks[step].Value
 		for _, i := range level {
-			best = max(best, ev.Players[i].Tiebreaks[step].Value)
+			best = max(best, players[i].Tiebreaks[step].Value)
 		}
 		var ahead, behind []int
 		for _, i := range level {
-			if ev.Players[i].Tiebreaks[step].Value == best {
+			if players[i].Tiebreaks[step].Value == best {
 				ahead = append(ahead, i)
 			} else {
 				behind = append(behind, i)
@@ -604,20 +613,17 @@ func explainTie(res *Result, ev *Evaluation) string {
 		if len(behind) == 0 {
 			continue
 		}
-		tb := ev.Players[ahead[0]].Tiebreaks[step]
+		tb := players[ahead[0]].Tiebreaks[step]
 		var others []string
 		for _, i := range behind {
-			others = append(others, fmt.Sprintf("%d", ev.Players[i].Tiebreaks[step].Value))
+			others = append(others, fmt.Sprintf("%d", players[i].Tiebreaks[step].Value))
 		}
-		verb := "wins"
-		who := res.Results[ahead[0]].Name
 		if len(ahead) > 1 {
-			verb = "share"
-			who = joinNames(namesOf(res, ahead))
+			return c.sprintf("%s share the tie on %d %s: %d %s to %s", joinNames(namesOf(res, ahead), c), top, unit, tb.Value, tb.Label, strings.Join(others, ", "))
 		}
-		return fmt.Sprintf("%s %s the tie on %d %s: %d %s to %s", who, verb, top, unit, tb.Value, tb.Label, strings.Join(others, ", "))
+		return c.sprintf("%s wins the tie on %d %s: %d %s to %s", players[ahead[0]].Name, top, unit, tb.Value, tb.Label, strings.Join(others, ", "))
 	}
-	return fmt.Sprintf("%s share the victory: level on %d %s and on every tiebreak", joinNames(names), top, unit)
+	return c.sprintf("%s share the victory: level on %d %s and on every tiebreak", joinNames(namesOf(res, level), c), top, unit)
 }
 
 func namesOf(res *Result, idx []int) []string {
@@ -629,8 +635,11 @@ func namesOf(res *Result, idx []int) []string {
 }
 
 // joinNames lists two or more names: "Ana, Bo and Cy".
-func joinNames(names []string) string {
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+func joinNames(names []string, c Catalog) string {
+	if c == nil {
+		return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	}
+	return c.sprintf("%s and %s", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 }
 
 func nonNil[T any](s []T) []T {

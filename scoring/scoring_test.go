@@ -56,7 +56,7 @@ func TestScoreSharedLimits(t *testing.T) {
 			if !errors.As(err, &verr) {
 				t.Fatalf("Score = %+v, %v; want a *ValidationError", res, err)
 			}
-			if !reflect.DeepEqual(verr.Errors, tt.want) {
+			if !reflect.DeepEqual(shown(verr.Errors), tt.want) {
 				t.Errorf("errors = %+v\nwant %+v", verr.Errors, tt.want)
 			}
 		})

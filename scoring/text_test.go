@@ -59,7 +59,7 @@ func TestInvisibleNames(t *testing.T) {
 			}
 			_, err := scoreCase(t, g, req)
 			var verr *ValidationError
-			if !errors.As(err, &verr) || !reflect.DeepEqual(verr.Errors, tt.want) {
+			if !errors.As(err, &verr) || !reflect.DeepEqual(shown(verr.Errors), tt.want) {
 				t.Errorf("err = %v, want %v", err, tt.want)
 			}
 		})

@@ -33,6 +33,7 @@ const totalsMember = "totals"
 // totalsSheet is a decoded totals board: the value of each field of the
 // game's sheet, in the sheet's order, and whether it was given.
 type totalsSheet struct {
+	game   string // the game's name, for messages
 	fields []TotalsField
 	values []int
 	given  []bool
@@ -77,7 +78,7 @@ func decodeTotals(raw []byte, base, game string, fields []TotalsField, verr *Val
 		verr.Errors = append(verr.Errors, err.(*ValidationError).Errors...)
 		return nil, true
 	}
-	s := &totalsSheet{fields: fields, values: make([]int, len(fields)), given: make([]bool, len(fields))}
+	s := &totalsSheet{game: game, fields: fields, values: make([]int, len(fields)), given: make([]bool, len(fields))}
 	for i, f := range fields {
 		v, ok := values[f.ID]
 		if !ok {
@@ -91,26 +92,26 @@ func decodeTotals(raw []byte, base, game string, fields []TotalsField, verr *Val
 		// A form's empty field may be sent as null: not given.
 		s.given[i] = string(bytes.TrimSpace(v)) != "null"
 		if s.given[i] {
-			f.check(ptr, s.values[i], verr)
+			f.check(ptr, game, s.values[i], verr)
 		}
 	}
 	for _, k := range sortedKeys(values) {
 		if !slices.ContainsFunc(fields, func(f TotalsField) bool { return f.ID == k }) {
-			verr.Add(base+"/"+escapePointer(k), "%q is not a line of the %s totals sheet; use %s", k, game, totalsIDs(fields))
+			verr.Add(base+"/"+escapePointer(k), "%q is not a line of the %s totals sheet; use %s", k, game, orList(totalsIDs(fields)))
 		}
 	}
 	return s, true
 }
 
 // check reports a value the field cannot take.
-func (f TotalsField) check(ptr string, v int, verr *ValidationError) {
+func (f TotalsField) check(ptr, game string, v int, verr *ValidationError) {
 	switch {
 	case v < f.Min || v > f.Max:
-		verr.Add(ptr, "%s can be %d to %d, not %d", f.Label, f.Min, f.Max, v)
+		verr.Add(ptr, "%s can be %d to %d, not %d", f.word(game), f.Min, f.Max, v)
 	case f.Step > 1 && f.Max-f.Min == f.Step && (v-f.Min)%f.Step != 0:
-		verr.Add(ptr, "%s is either %d or %d, not %d", f.Label, f.Min, f.Max, v)
+		verr.Add(ptr, "%s is either %d or %d, not %d", f.word(game), f.Min, f.Max, v)
 	case f.Step > 1 && (v-f.Min)%f.Step != 0:
-		verr.Add(ptr, "%s is a multiple of %d, not %d", f.Label, f.Step, v)
+		verr.Add(ptr, "%s is a multiple of %d, not %d", f.word(game), f.Step, v)
 	}
 }
 
@@ -137,13 +138,17 @@ func (s *totalsSheet) score(base string, lines int) Scored {
 		}
 		sc.Tiebreaks[i-lines] = Tiebreak{Key: f.ID, Label: f.Label, Value: v, Sources: sources}
 		if !s.given[i] {
-			sc.Warnings = append(sc.Warnings, FieldError{
-				Pointer: base + "/" + totalsMember + "/" + f.ID,
-				Detail:  "no " + f.Label + " entered: counted as 0 for the tiebreak",
-			})
+			sc.Warnings = append(sc.Warnings, newFieldError(base+"/"+totalsMember+"/"+f.ID,
+				"no %s entered: counted as 0 for the tiebreak", f.word(s.game)))
 		}
 	}
 	return sc
+}
+
+// word is f's label as a word of a message about the totals sheet of the
+// game named game.
+func (f TotalsField) word(game string) word {
+	return word{key: f.ID, en: f.Label, totals: strings.ToLower(game)}
 }
 
 // totalsIDs lists the ids of a sheet for a message: "a, b or c".

@@ -10,6 +10,10 @@ import (
 	"insectscore/scoring"
 )
 
+// catalog is the language the engine answers in, as the server does for
+// an Accept-Language that picks it: nil is English, the rules' own.
+var catalog scoring.Catalog
+
 // main registers globalThis.insectscoreEngine and then blocks, so that its
 // functions stay callable for as long as the page lives.
 func main() {
@@ -22,10 +26,29 @@ func main() {
 			if err != nil {
 				return nil, err
 			}
-			return g.Spec(), nil
+			return catalog.Spec(g.Spec()), nil
 		}),
 		"score": export(func(args []js.Value) (any, error) {
-			return scoring.ScoreJSON(stringArg(args, 0), []byte(stringArg(args, 1)))
+			res, err := scoring.ScoreJSON(stringArg(args, 0), []byte(stringArg(args, 1)))
+			if err != nil {
+				return nil, err
+			}
+			return catalog.Result(res), nil
+		}),
+		// language takes a catalog (pwa/assets/i18n/<lang>.json, as
+		// text) to answer in from now on; "" is English.
+		"language": export(func(args []js.Value) (any, error) {
+			text := stringArg(args, 0)
+			if text == "" {
+				catalog = nil
+				return true, nil
+			}
+			var c scoring.Catalog
+			if err := json.Unmarshal([]byte(text), &c); err != nil {
+				return nil, fmt.Errorf("the catalog is not a JSON object of messages: %w", err)
+			}
+			catalog = c
+			return true, nil
 		}),
 	}))
 	select {}
@@ -61,7 +84,7 @@ func reply(v any, err error) string {
 			return encode(200, body)
 		}
 	}
-	p, _ := scoring.ProblemOf(err)
+	p, _ := catalog.Problem(err)
 	body, _ := json.Marshal(p)
 	return encode(p.Status, body)
 }

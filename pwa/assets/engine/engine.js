@@ -7,6 +7,10 @@
 //   GET  /api/v1/games/{id}       engine.spec(id)
 //   POST /api/v1/games/{id}/score engine.score(id, req)
 //
+// setEngineLanguage(lang) makes it answer as the server does for an
+// Accept-Language of lang (en, de or es): labels, sentences and problems
+// in that language, ids unchanged.
+//
 // The engine runs in a dedicated worker (worker.js): its 4 MB (1 MB
 // compressed) are compiled and Go's runtime started off the main thread,
 // so loading it never blocks the page. Each call is a message to the
@@ -32,6 +36,12 @@
 /** @type {Engine | null} */
 let engine = null;
 
+/** @type {string} the language the engine answers in (setEngineLanguage) */
+let language = 'en';
+
+/** @type {((lang: string) => Promise<void>) | null} tells the running engine's worker */
+let tellLanguage = null;
+
 /** @type {Promise<Engine> | null} */
 let loading = null;
 
@@ -56,6 +66,18 @@ export function whenEngineReady() {
  */
 export function engineReady() {
   return engine;
+}
+
+/**
+ * Makes the engine answer in lang ('en', 'de' or 'es'), as the server
+ * does for that Accept-Language: now if it runs, else as soon as it has
+ * loaded. Questions asked after this call are answered in lang.
+ * @param {string} lang
+ * @returns {Promise<void>} resolves once the running engine has switched
+ */
+export function setEngineLanguage(lang) {
+  language = lang;
+  return tellLanguage ? tellLanguage(lang) : Promise.resolve();
 }
 
 /**
@@ -94,6 +116,7 @@ async function start() {
     if (started && engine === started) {
       engine = null;
       loading = null;
+      tellLanguage = null;
     }
   };
   worker.addEventListener('message', (event) => {
@@ -137,6 +160,14 @@ async function start() {
     spec: (id) => call('spec', [String(id)]).then(parse),
     score: (id, req) => call('score', [String(id), typeof req === 'string' || req === undefined ? req : JSON.stringify(req)]).then(parse),
   };
+  // The worker answers in order: a language set while this one is being
+  // set follows it, and questions asked after either wait for them.
+  tellLanguage = async (lang) => { await call('language', [lang]); };
+  if (language !== 'en') {
+    // Without its messages (offline before they were cached), the engine
+    // still scores, in English.
+    await tellLanguage(language).catch(() => {});
+  }
   engine = started;
   announce(started);
   return started;

@@ -4,7 +4,9 @@
 // engine (about a second of CPU on a phone) never blocks a tap or a paint.
 //
 // Messages from the page: {id, op, args}, where op is "start", "games",
-// "spec" or "score" and args are strings. Each is answered once with
+// "spec", "score" or "language" and args are strings. They are answered in
+// the order they came: a question asked after "language" is answered in
+// that language. Each is answered once with
 // {id, text} (the program's {status, body} as JSON text; "start" answers
 // {id, text: ''} once the engine runs) or {id, error} (a message). When the
 // program stops, the worker says {stopped: message} and answers nothing
@@ -17,14 +19,21 @@
  * @property {() => string} games
  * @property {(id: string) => string} spec
  * @property {(id: string, body: string | undefined) => string} score
+ * @property {(catalog: string) => string} language the catalog's JSON text; '' is English
  */
+
+/** The languages the engine speaks, as the server does; English is the rules' own. */
+const LANGUAGES = ['en', 'de', 'es'];
 
 /** @type {Promise<RawEngine> | null} */
 let running = null;
 
+/** @type {Promise<unknown>} the answer in progress: the next one waits for it */
+let queue = Promise.resolve();
+
 self.addEventListener('message', (event) => {
   const { id, op, args } = event.data ?? {};
-  answer(id, op, Array.isArray(args) ? args : []).then(
+  queue = queue.then(() => answer(id, op, Array.isArray(args) ? args : [])).then(
     (text) => self.postMessage({ id, text }),
     (err) => self.postMessage({ id, error: err instanceof Error ? err.message : String(err) }));
 });
@@ -52,9 +61,25 @@ async function answer(id, op, args) {
       return raw.spec(String(args[0] ?? ''));
     case 'score':
       return raw.score(String(args[0] ?? ''), str(args[1]));
+    case 'language':
+      return raw.language(await catalog(String(args[0] ?? '')));
     default:
       throw new Error(`no such engine call: ${op} (#${id})`);
   }
+}
+
+/**
+ * catalog fetches the catalog of lang (assets/i18n/<lang>.json, beside
+ * this build's engine) as text; English needs none.
+ * @param {string} lang
+ * @returns {Promise<string>}
+ */
+async function catalog(lang) {
+  if (!LANGUAGES.includes(lang)) throw new Error(`the rules engine speaks ${LANGUAGES.join(', ')}, not ${lang}`);
+  if (lang === 'en') return '';
+  const res = await fetch(new URL(`../i18n/${lang}.json`, import.meta.url));
+  if (!res.ok) throw new Error(`loading the ${lang} messages: ${res.status} ${res.statusText}`);
+  return res.text();
 }
 
 /**
