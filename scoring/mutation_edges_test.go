@@ -146,3 +146,28 @@ func TestTieNamesTheTotal(t *testing.T) {
 		}
 	}
 }
+
+// TestInsectaMergeEmpty: a decoding error that is an empty ValidationError
+// still blocks the board, pointing at it, and one with problems keeps
+// their pointers (insectaMerge; gremlins: insecta.go:280).
+func TestInsectaMergeEmpty(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		err  error
+		want []string
+	}{
+		{"empty", &ValidationError{}, []string{"/players/1/board"}},
+		{"one problem", &ValidationError{Errors: []FieldError{{Pointer: "/players/1/board/tiles/0/row"}}}, []string{"/players/1/board/tiles/0/row"}},
+		{"not a ValidationError", errors.New("bad"), []string{"/players/1/board"}},
+	} {
+		var verr ValidationError
+		insectaMerge(&verr, "/players/1/board", tt.err)
+		var got []string
+		for _, e := range verr.Errors {
+			got = append(got, e.Pointer)
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: problems at %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
