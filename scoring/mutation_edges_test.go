@@ -171,3 +171,28 @@ func TestInsectaMergeEmpty(t *testing.T) {
 		}
 	}
 }
+
+// TestInsectaSeventhMedalOnTheFirstBoard: seven different medals on the
+// first board are past both limits, the player's 3 markers and the 6
+// medals of a game, and each is reported (insectaCheckMedalCount;
+// gremlins: insecta.go:382).
+func TestInsectaSeventhMedalOnTheFirstBoard(t *testing.T) {
+	var ms []string
+	for _, id := range []string{"continent:africa", "order:coleoptera", "size:small", "institution:any", "size:large", "continent:asia", "size:medium"} {
+		ms = append(ms, `{"medal":"`+id+`","level":1}`)
+	}
+	req := insectaRequest(nil, `{"medals":[`+strings.Join(ms, ",")+`]}`, `{}`)
+	_, err := scoreCase(t, insectaGame(t), req)
+	var verr *ValidationError
+	if !errors.As(err, &verr) {
+		t.Fatalf("Score: %v, want a *ValidationError", err)
+	}
+	var got []string
+	for _, e := range verr.Errors {
+		got = append(got, e.Pointer)
+	}
+	want := []string{"/players/0/board/medals/3", "/players/0/board/medals/6/medal"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("problems at %q, want %q", got, want)
+	}
+}
