@@ -196,3 +196,18 @@ func TestInsectaSeventhMedalOnTheFirstBoard(t *testing.T) {
 		t.Errorf("problems at %q, want %q", got, want)
 	}
 }
+
+// TestInsectaWho: a player is named by their name, trimmed, or without one
+// by their seat counted from 1, whatever words the message puts around it
+// (gremlins: insecta.go:404).
+func TestInsectaWho(t *testing.T) {
+	players := []PlayerInput{{Name: " Ana "}, {Name: " "}, {Name: ""}}
+	if got := insectaWho(players, 0); got != "Ana" {
+		t.Errorf("insectaWho(0) = %q, want Ana", got)
+	}
+	for i, seat := range []string{"2", "3"} {
+		if got := insectaWho(players, i+1); !strings.Contains(got, seat) || strings.Contains(got, strconv.Itoa(i)) {
+			t.Errorf("insectaWho(%d) = %q, want seat %s", i+1, got, seat)
+		}
+	}
+}
