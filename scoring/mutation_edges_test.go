@@ -211,3 +211,21 @@ func TestInsectaWho(t *testing.T) {
 		}
 	}
 }
+
+// pointerSink keeps TestTilePointersBuiltOnce's pointers from being
+// optimised away.
+var pointerSink string
+
+// TestTilePointersBuiltOnce: the pointer of every cell of an Insecta grid
+// is built once, so pointing at a tile allocates nothing; only a tile past
+// the grid's cells gets one built (gremlins: insecta.go:105).
+func TestTilePointersBuiltOnce(t *testing.T) {
+	for n := range insectaRows*insectaCols + 1 {
+		allocs := testing.AllocsPerRun(5, func() {
+			pointerSink = indexPointer(insectaTilePointers, "/tiles/", n)
+		})
+		if want := n < insectaRows*insectaCols; (allocs == 0) != want {
+			t.Errorf("the pointer of tile %d allocates %v times; built once: %v", n, allocs, want)
+		}
+	}
+}
