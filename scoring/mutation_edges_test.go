@@ -229,3 +229,28 @@ func TestTilePointersBuiltOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestInsectaMailPointsEdge: a mail is worth at most insectaMaxMailPoints,
+// and worth exactly that is legal (gremlins: insecta.go:479).
+func TestInsectaMailPointsEdge(t *testing.T) {
+	for _, points := range []int{insectaMaxMailPoints, insectaMaxMailPoints + 1} {
+		board := `{"tiles":[{"row":0,"col":0,"kind":"mail","points":` + strconv.Itoa(points) + `}]}`
+		_, err := scoreCase(t, insectaGame(t), insectaRequest(nil, board, `{}`))
+		var got []string
+		var verr *ValidationError
+		if errors.As(err, &verr) {
+			for _, e := range verr.Errors {
+				got = append(got, e.Pointer)
+			}
+		} else if err != nil {
+			t.Fatalf("%d points: %v", points, err)
+		}
+		var want []string
+		if points > insectaMaxMailPoints {
+			want = []string{"/players/0/board/tiles/0/points"}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("a mail worth %d points: problems at %q, want %q", points, got, want)
+		}
+	}
+}
