@@ -195,7 +195,9 @@ func hotelCheckSupply(verr *ValidationError, boards []hotelBoard) {
 	count := map[string]int{}
 	for i, b := range boards {
 		for j, f := range b.Floors {
-			if hotelIndex(hotelSpecies, f.Species) < 0 || f.Guests < 0 || f.Guests > hotelRooms {
+			// A floor without guests adds none; an impossible count is
+			// hotelCheckBoard's to report.
+			if hotelIndex(hotelSpecies, f.Species) < 0 || f.Guests < 1 || f.Guests > hotelRooms {
 				continue
 			}
 			before := count[f.Species]

@@ -146,3 +146,111 @@ func TestTieNamesTheTotal(t *testing.T) {
 		}
 	}
 }
+
+// TestInsectaMergeEmpty: a decoding error that is an empty ValidationError
+// still blocks the board, pointing at it, and one with problems keeps
+// their pointers (insectaMerge; gremlins: insecta.go:280).
+func TestInsectaMergeEmpty(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		err  error
+		want []string
+	}{
+		{"empty", &ValidationError{}, []string{"/players/1/board"}},
+		{"one problem", &ValidationError{Errors: []FieldError{{Pointer: "/players/1/board/tiles/0/row"}}}, []string{"/players/1/board/tiles/0/row"}},
+		{"not a ValidationError", errors.New("bad"), []string{"/players/1/board"}},
+	} {
+		var verr ValidationError
+		insectaMerge(&verr, "/players/1/board", tt.err)
+		var got []string
+		for _, e := range verr.Errors {
+			got = append(got, e.Pointer)
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: problems at %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestInsectaSeventhMedalOnTheFirstBoard: seven different medals on the
+// first board are past both limits, the player's 3 markers and the 6
+// medals of a game, and each is reported (insectaCheckMedalCount;
+// gremlins: insecta.go:382).
+func TestInsectaSeventhMedalOnTheFirstBoard(t *testing.T) {
+	var ms []string
+	for _, id := range []string{"continent:africa", "order:coleoptera", "size:small", "institution:any", "size:large", "continent:asia", "size:medium"} {
+		ms = append(ms, `{"medal":"`+id+`","level":1}`)
+	}
+	req := insectaRequest(nil, `{"medals":[`+strings.Join(ms, ",")+`]}`, `{}`)
+	_, err := scoreCase(t, insectaGame(t), req)
+	var verr *ValidationError
+	if !errors.As(err, &verr) {
+		t.Fatalf("Score: %v, want a *ValidationError", err)
+	}
+	var got []string
+	for _, e := range verr.Errors {
+		got = append(got, e.Pointer)
+	}
+	want := []string{"/players/0/board/medals/3", "/players/0/board/medals/6/medal"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("problems at %q, want %q", got, want)
+	}
+}
+
+// TestInsectaWho: a player is named by their name, trimmed, or without one
+// by their seat counted from 1, whatever words the message puts around it
+// (gremlins: insecta.go:404).
+func TestInsectaWho(t *testing.T) {
+	players := []PlayerInput{{Name: " Ana "}, {Name: " "}, {Name: ""}}
+	if got := insectaWho(players, 0); got != "Ana" {
+		t.Errorf("insectaWho(0) = %q, want Ana", got)
+	}
+	for i, seat := range []string{"2", "3"} {
+		if got := insectaWho(players, i+1); !strings.Contains(got, seat) || strings.Contains(got, strconv.Itoa(i)) {
+			t.Errorf("insectaWho(%d) = %q, want seat %s", i+1, got, seat)
+		}
+	}
+}
+
+// pointerSink keeps TestTilePointersBuiltOnce's pointers from being
+// optimised away.
+var pointerSink string
+
+// TestTilePointersBuiltOnce: the pointer of every cell of an Insecta grid
+// is built once, so pointing at a tile allocates nothing; only a tile past
+// the grid's cells gets one built (gremlins: insecta.go:105).
+func TestTilePointersBuiltOnce(t *testing.T) {
+	for n := range insectaRows*insectaCols + 1 {
+		allocs := testing.AllocsPerRun(5, func() {
+			pointerSink = indexPointer(insectaTilePointers, "/tiles/", n)
+		})
+		if want := n < insectaRows*insectaCols; (allocs == 0) != want {
+			t.Errorf("the pointer of tile %d allocates %v times; built once: %v", n, allocs, want)
+		}
+	}
+}
+
+// TestInsectaMailPointsEdge: a mail is worth at most insectaMaxMailPoints,
+// and worth exactly that is legal (gremlins: insecta.go:479).
+func TestInsectaMailPointsEdge(t *testing.T) {
+	for _, points := range []int{insectaMaxMailPoints, insectaMaxMailPoints + 1} {
+		board := `{"tiles":[{"row":0,"col":0,"kind":"mail","points":` + strconv.Itoa(points) + `}]}`
+		_, err := scoreCase(t, insectaGame(t), insectaRequest(nil, board, `{}`))
+		var got []string
+		var verr *ValidationError
+		if errors.As(err, &verr) {
+			for _, e := range verr.Errors {
+				got = append(got, e.Pointer)
+			}
+		} else if err != nil {
+			t.Fatalf("%d points: %v", points, err)
+		}
+		var want []string
+		if points > insectaMaxMailPoints {
+			want = []string{"/players/0/board/tiles/0/points"}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("a mail worth %d points: problems at %q, want %q", points, got, want)
+		}
+	}
+}

@@ -20,14 +20,10 @@ import (
 // 422 ValidationError); each error points at the value that holds it. A
 // body that is not JSON at all is left to the decoder to refuse.
 func CheckText(body []byte) error {
-	bad := -1
-	if !utf8.Valid(body) {
-		bad = firstInvalidUTF8(body)
-	}
-	if bad < 0 && !bytes.Contains(body, []byte(`\u0000`)) {
+	if utf8.Valid(body) && !bytes.Contains(body, []byte(`\u0000`)) {
 		return nil
 	}
-	ptr, nul, ok := findBadText(body, bad)
+	ptr, nul, ok := findBadText(body)
 	switch {
 	case !ok:
 		return nil
@@ -36,19 +32,6 @@ func CheckText(body []byte) error {
 	}
 	return &RequestError{Status: 400, Detail: "the body is not valid UTF-8 text",
 		Errors: []FieldError{{Pointer: ptr, Detail: "this text is not valid UTF-8"}}}
-}
-
-// firstInvalidUTF8 is the offset of the first byte of b that is not part
-// of a valid UTF-8 sequence, or -1.
-func firstInvalidUTF8(b []byte) int {
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n <= 1 {
-			return i
-		}
-		i += n
-	}
-	return -1
 }
 
 // textFrame is an object or array open at a point of findBadText's walk.
@@ -60,9 +43,10 @@ type textFrame struct {
 }
 
 // findBadText walks the JSON body token by token and returns the pointer
-// of the first string that holds the byte at offset bad, or a NUL (nul
-// then true). A key's pointer is its member's.
-func findBadText(body []byte, bad int) (pointer string, nul, ok bool) {
+// of the first string that holds invalid UTF-8 (the decoder reads it as
+// U+FFFD, so its bytes in the body are checked) or a NUL (nul then true).
+// A key's pointer is its member's.
+func findBadText(body []byte) (pointer string, nul, ok bool) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	var stack []*textFrame
 	path := func() string {
@@ -100,9 +84,9 @@ func findBadText(body []byte, bad int) (pointer string, nul, ok bool) {
 			if isKey {
 				top.key, top.wantKey = s, false
 			}
-			holdsBad := bad >= int(start) && bad < int(dec.InputOffset())
-			if holdsBad || strings.IndexByte(s, 0) >= 0 {
-				return path(), !holdsBad, true
+			invalid := !utf8.Valid(body[start:dec.InputOffset()])
+			if invalid || strings.IndexByte(s, 0) >= 0 {
+				return path(), !invalid, true
 			}
 			if !isKey {
 				valueDone()

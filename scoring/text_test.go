@@ -86,6 +86,9 @@ func TestCheckText(t *testing.T) {
 		{"invalid UTF-8 in a name", "{\"players\": [{\"name\": \"a\xffb\"}]}", 400, "/players/0/name"},
 		{"invalid UTF-8 deep in a board", "{\"players\": [{\"name\": \"A\", \"board\": {\"grid\": [[null, {\"name\": \"\xc3\"}]]}}]}", 400, "/players/0/board/grid/0/1/name"},
 		{"invalid UTF-8 in a key", "{\"game\": \"x\", \"pl\xe2\x82yers\": []}", 400, "/pl\ufffd\ufffdyers"},
+		{"a NUL before invalid UTF-8", "{\"a\": \"\\u0000\", \"b\": \"\xff\"}", 422, "/a"},
+		{"invalid UTF-8 before a NUL", "{\"a\": [\"\xff\"], \"b\": \"\\u0000\"}", 400, "/a/0"},
+		{"invalid UTF-8 as the first character", "{\"\xe9\": 1}", 400, "/\ufffd"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
