@@ -15,7 +15,7 @@ import { boardRequest, loadForm } from './forms.js';
 import { boardSet, playerName, scoreRequest } from './boardset.js';
 import { keepInHistory } from '../history/logplay.js';
 import { knownPlayers } from '../history/historyui.js';
-import { navigate } from '../router.js';
+import { navigate } from '../history/history.js';
 
 /** @typedef {import('../sync/api.js').Spec} Spec */
 /** @typedef {import('../sync/api.js').Entry} Entry */

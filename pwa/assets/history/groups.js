@@ -13,10 +13,9 @@ import {
   ApiError, DEFAULT_GROUP, createGroup, currentGroup, forgetGroup, getGroup, groupId, groupPath, importGroup, knownGroups,
   rememberGroup, setCurrentGroup,
 } from '../sync/api.js';
-import { navigate } from '../router.js';
 import { openSheet } from '../ui/sheet.js';
 import { topbar } from './historyui.js';
-import { nameOfGroup } from './history.js';
+import { nameOfGroup, navigate } from './history.js';
 
 /** @typedef {import('../sync/api.js').Group} Group */
 

@@ -10,7 +10,7 @@
 import { h, replace } from '../ui/dom.js';
 import { ApiError, getLeaderboard, listGames, listPlays } from '../sync/api.js';
 import { currentGroup } from '../sync/api.js';
-import { navigate } from '../router.js';
+import { navigate } from './history.js';
 import { MIN_RATED_PLAYS, decimal, inGroup, percent, shortName, topbar } from './historyui.js';
 
 /** @typedef {import('../sync/api.js').LeaderboardEntry} LeaderboardEntry */

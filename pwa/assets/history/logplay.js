@@ -13,7 +13,7 @@ import {
   ApiError, currentGroup, editPlay, getGame, getPlay, listGames, logPlay, markKept, register, unmarkKept,
   getLocal as get, putLocal as put, removeLocal as remove,
 } from '../sync/api.js';
-import { navigate } from '../router.js';
+import { navigate } from './history.js';
 import { field, segmented } from '../ui/widgets.js';
 import { boardRequest, loadForm } from '../games/forms.js';
 import { boardSet } from '../games/boardset.js';

@@ -6,7 +6,7 @@
 
 import { h, replace } from '../ui/dom.js';
 import { ApiError, currentGroup, deletingPlays, getPlayer, groupPlayers, listGames, mergePlayer, playerRatings, renamePlayer } from '../sync/api.js';
-import { navigate } from '../router.js';
+import { navigate } from './history.js';
 import { openSheet } from '../ui/sheet.js';
 import { ratingChart, scoreHistogram } from '../ui/charts.js';
 import { MIN_RATED_PLAYS, dayDate, decimal, gameNames, inGroup, percent, playItems, shortName, topbar } from './historyui.js';

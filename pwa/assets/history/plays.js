@@ -7,7 +7,7 @@ import {
 } from '../sync/api.js';
 import { clearProblems, markProblems } from '../ui/problems.js';
 import { bgStatsLink, maxLocation, notesFields, notesOf, notesRequest } from './playnotes.js';
-import { navigate } from '../router.js';
+import { navigate } from './history.js';
 import { renderResults } from '../games/results.js';
 import { rematchButton } from '../games/score.js';
 import { labelOf } from '../ui/widgets.js';
