@@ -134,10 +134,20 @@ export function nameOfGroup(id) {
  */
 export function groupLink(cls = 'group-link') {
   const id = currentGroup();
-  const name = h('span', { class: 'group-name', dataset: { testid: 'current-group' } }, groupName(id) || (id === DEFAULT_GROUP ? t('ui.group.default') : '…'));
-  nameOfGroup(id).then((n) => { if (n) name.textContent = n; });
+  const name = h('span', { class: 'group-name', dataset: { testid: 'current-group' } }, groupTitle(id, groupName(id)) || '…');
+  nameOfGroup(id).then((n) => { if (n) name.textContent = groupTitle(id, n); });
   // The visible name starts the link's accessible name (a voice user says
   // what they see); what the link does follows for screen readers.
   return h('a', { class: cls, href: '/groups' },
     h('span', { class: 'group-icon', 'aria-hidden': 'true' }), name, h('span', { class: 'sr-only' }, t('ui.group.linkHint')));
+}
+
+/**
+ * groupTitle is a group's name as shown: the default group, which the
+ * server names "Our table" when it creates it, in the app's language.
+ * @param {string} id
+ * @param {string} name as the server has it
+ */
+export function groupTitle(id, name) {
+  return id === DEFAULT_GROUP && (!name || name === 'Our table') ? t('ui.group.default') : name;
 }

@@ -221,3 +221,11 @@ export function number(n, opts) {
 export function date(d, opts) {
   return formatter(`d${JSON.stringify(opts)}`, () => new Intl.DateTimeFormat(lang, opts)).format(new Date(d));
 }
+
+/**
+ * list joins words as the language does: "Ana, Ben and Cleo".
+ * @param {string[]} items
+ */
+export function list(items) {
+  return new Intl.ListFormat(lang, { style: 'long', type: 'conjunction' }).format(items);
+}
