@@ -148,7 +148,7 @@ export function breakdownRows(spec, res) {
       kind: /** @type {const} */ ('tiebreak'),
       label: capitalize(tb.label),
       cells: res.results.map((r) => {
-        const line = r.tiebreaks.find((x) => x.key === t.key);
+        const line = r.tiebreaks.find((x) => x.key === tb.key);
         return { text: String(line?.value ?? '–'), line };
       }),
     })),
