@@ -5,6 +5,8 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
+	"fmt"
 	"io/fs"
 	"mime"
 	"path"
@@ -16,6 +18,7 @@ import (
 
 	"github.com/andybalholm/brotli"
 	"github.com/gofiber/fiber/v2"
+	"golang.org/x/text/language"
 
 	"insectscore/pwa"
 )
@@ -29,6 +32,10 @@ type assets struct {
 	// shell holds the files served at the top level, with /assets/ paths
 	// rewritten to the versioned ones.
 	shell map[string]*asset
+	// pages holds index.html in each of the app's languages, keyed by
+	// language: the page carries that language's UI messages, so the app
+	// draws its first screen without fetching a catalog.
+	pages map[string]*asset
 	files map[string]*asset
 	// compressed is closed once every compressible file has its forms.
 	compressed chan struct{}
@@ -68,7 +75,7 @@ var compressible = map[string]bool{
 var loadAssets = sync.OnceValues(buildAssets)
 
 func buildAssets() (*assets, error) {
-	a := &assets{shell: map[string]*asset{}, files: map[string]*asset{}}
+	a := &assets{shell: map[string]*asset{}, pages: map[string]*asset{}, files: map[string]*asset{}}
 	h := sha256.New()
 	var names []string
 	err := fs.WalkDir(pwa.Files, ".", func(p string, d fs.DirEntry, err error) error {
@@ -102,11 +109,22 @@ func buildAssets() (*assets, error) {
 		b = bytes.ReplaceAll(b, []byte("/assets/"), []byte("/assets/"+a.version+"/"))
 		a.shell[name] = &asset{raw: bytes.ReplaceAll(b, []byte("__VERSION__"), []byte(a.version))}
 	}
+	for _, l := range appLanguages {
+		page, err := pageIn(a.shell["index.html"].raw, a.files["i18n/"+l.String()+".json"], l.String())
+		if err != nil {
+			return nil, err
+		}
+		a.pages[l.String()] = &asset{raw: page}
+	}
 	// Small text first, so the first screen's files are soon compressed,
 	// then the engine; one goroutine, so requests keep a core.
 	var queue []*asset
 	var engines []*asset
-	for _, m := range []map[string]*asset{a.shell, a.files} {
+	pages := map[string]*asset{}
+	for l, f := range a.pages {
+		pages[l+".html"] = f
+	}
+	for _, m := range []map[string]*asset{pages, a.shell, a.files} {
 		for name, f := range m {
 			if !compressible[path.Ext(name)] {
 				continue
@@ -183,8 +201,64 @@ func (s *server) serveApp(c *fiber.Ctx) error {
 	if !ok {
 		return errorf(fiber.StatusNotFound, "no such file")
 	}
+	if name == "index.html" {
+		l := pageLanguage(c.Cookies("lang"), c.Get(fiber.HeaderAcceptLanguage))
+		b = s.assets.pages[l]
+		c.Vary(fiber.HeaderAcceptLanguage, fiber.HeaderCookie)
+		c.Set(fiber.HeaderContentLanguage, l)
+	}
 	c.Set(fiber.HeaderCacheControl, "no-cache")
 	return sendFile(c, name, b)
+}
+
+// appLanguages are the languages the app speaks, English first: the one
+// a browser that asks for none of them gets.
+var appLanguages = []language.Tag{language.English, language.German, language.Spanish}
+
+var pageMatcher = language.NewMatcher(appLanguages)
+
+// pageLanguage picks the language of index.html: the one chosen in the
+// app (its "lang" cookie), else the browser's Accept-Language negotiated
+// against the app's languages.
+func pageLanguage(cookie, accept string) string {
+	for _, l := range appLanguages {
+		if cookie == l.String() {
+			return cookie
+		}
+	}
+	tags, _, _ := language.ParseAcceptLanguage(accept)
+	_, i, _ := pageMatcher.Match(tags...)
+	return appLanguages[i].String()
+}
+
+// pageIn writes index.html in a language: <html lang> and the catalog's
+// UI messages ("ui." keys; the game's words come from the server and the
+// engine) as a JSON data block the app reads before it draws.
+func pageIn(page []byte, catalog *asset, lang string) ([]byte, error) {
+	if catalog == nil {
+		return nil, fmt.Errorf("pwa: no catalog for %s", lang)
+	}
+	var all map[string]string
+	if err := json.Unmarshal(catalog.raw, &all); err != nil {
+		return nil, fmt.Errorf("pwa: catalog %s: %w", lang, err)
+	}
+	ui := map[string]string{}
+	for k, v := range all {
+		if strings.HasPrefix(k, "ui.") {
+			ui[k] = v
+		}
+	}
+	// encoding/json escapes <, > and &, so the block cannot end early.
+	msgs, err := json.Marshal(ui)
+	if err != nil {
+		return nil, err
+	}
+	page = bytes.Replace(page, []byte(`<html lang="en">`), []byte(`<html lang="`+lang+`">`), 1)
+	block := []byte(`<script type="application/json" id="catalog" data-lang="` + lang + `">` + string(msgs) + "</script>\n</head>")
+	if !bytes.Contains(page, []byte("</head>")) {
+		return nil, fmt.Errorf("pwa: index.html has no </head>")
+	}
+	return bytes.Replace(page, []byte("</head>"), block, 1), nil
 }
 
 // sendFile answers with the file in the best encoding the client takes:

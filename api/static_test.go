@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"io"
 	"regexp"
 	"strings"
@@ -100,8 +101,13 @@ func TestAppCompressed(t *testing.T) {
 				if got := r.header.Get("Content-Encoding"); got != tt.want {
 					t.Fatalf("Content-Encoding %q, want %q", got, tt.want)
 				}
-				if got := r.header.Get("Vary"); got != "Accept-Encoding" {
-					t.Errorf("Vary %q, want Accept-Encoding", got)
+				// index.html is in the language the browser asks for.
+				want := "Accept-Encoding"
+				if !strings.Contains(path, ".") {
+					want = "Accept-Language, Cookie, Accept-Encoding"
+				}
+				if got := r.header.Get("Vary"); got != want {
+					t.Errorf("Vary %q, want %s", got, want)
 				}
 				if got, want := r.header.Get("Cache-Control"), plain.header.Get("Cache-Control"); got != want {
 					t.Errorf("Cache-Control %q, want %q as uncompressed", got, want)
@@ -154,5 +160,64 @@ func TestRoutesDocumented(t *testing.T) {
 		if _, ok := ops[strings.ToLower(r.Method)]; !ok {
 			t.Errorf("route %s %s: openapi.json lacks the method", r.Method, r.Path)
 		}
+	}
+}
+
+// TestAppPageLanguage: index.html comes in the language chosen in the app
+// (its cookie), else the browser's Accept-Language negotiated against
+// English, German and Spanish, else English; it says so in <html lang>,
+// Content-Language, and carries that language's UI messages only.
+func TestAppPageLanguage(t *testing.T) {
+	app := newTestApp(t)
+	for _, tt := range []struct {
+		name, accept, cookie, want, message string
+	}{
+		{"no preference", "", "", "en", "Score a game"},
+		{"German", "de-DE,de;q=0.9,en;q=0.8", "", "de", "Ein Spiel werten"},
+		{"Austrian German", "de-AT", "", "de", "Ein Spiel werten"},
+		{"Spanish after French", "fr-FR, es;q=0.8", "", "es", "Puntuar una partida"},
+		{"unsupported only", "fr, it", "", "en", "Score a game"},
+		{"cookie over header", "de", "lang=es", "es", "Puntuar una partida"},
+		{"unknown cookie", "de", "lang=xx", "de", "Ein Spiel werten"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			headers := map[string]string{}
+			if tt.accept != "" {
+				headers["Accept-Language"] = tt.accept
+			}
+			if tt.cookie != "" {
+				headers["Cookie"] = tt.cookie
+			}
+			r := call(t, app, "GET", "/history", "", headers)
+			body := string(r.body)
+			if r.status != 200 {
+				t.Fatalf("status %d", r.status)
+			}
+			if got := r.header.Get("Content-Language"); got != tt.want {
+				t.Errorf("Content-Language %q, want %q", got, tt.want)
+			}
+			if !strings.Contains(body, `<html lang="`+tt.want+`">`) {
+				t.Errorf("the page's <html> is not lang=%q", tt.want)
+			}
+			m := regexp.MustCompile(`<script type="application/json" id="catalog" data-lang="(\w+)">([^<]*)</script>`).FindStringSubmatch(body)
+			if m == nil {
+				t.Fatal("the page carries no catalog")
+			}
+			if m[1] != tt.want {
+				t.Errorf("catalog data-lang %q, want %q", m[1], tt.want)
+			}
+			var msgs map[string]string
+			if err := json.Unmarshal([]byte(m[2]), &msgs); err != nil {
+				t.Fatalf("the catalog is not JSON: %v", err)
+			}
+			if got := msgs["ui.home.title"]; got != tt.message {
+				t.Errorf("ui.home.title = %q, want %q", got, tt.message)
+			}
+			for k := range msgs {
+				if !strings.HasPrefix(k, "ui.") {
+					t.Errorf("the page carries %q: only the UI's messages belong in it", k)
+				}
+			}
+		})
 	}
 }

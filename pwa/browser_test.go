@@ -139,7 +139,7 @@ func newBrowser(t *testing.T, base string) *browser {
 
 // newChromium starts a headless Chromium with a fresh profile and returns
 // the context of its first tab, for newTab to open phones in.
-func newChromium(t *testing.T) context.Context {
+func newChromium(t *testing.T, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromiumPath(t)),
@@ -161,6 +161,7 @@ func newChromium(t *testing.T) context.Context {
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(390, 844),
 	}
+	opts = append(opts, extra...)
 	root, cancelTimeout := context.WithTimeout(context.Background(), browserTimeout)
 	alloc, cancelAlloc := chromedp.NewExecAllocator(root, opts...)
 	ctx, cancelCtx := chromedp.NewContext(alloc)

@@ -8,7 +8,8 @@
 // cached here: the app keeps its own copies of what it read (IndexedDB).
 // SHELL holds every screen's modules: the home screen's first load fetches
 // only its own, and the install caches the rest in the background, so any
-// screen opens offline.
+// screen opens offline. It keeps every language's catalog, so the
+// language can be switched offline.
 
 const CACHE = 'insectscore-__VERSION__';
 const SHELL = [
@@ -16,7 +17,6 @@ const SHELL = [
   '/manifest.webmanifest',
   '/assets/app.css',
   '/assets/app.js',
-  '/assets/router.js',
   '/assets/engine/engine.js',
   '/assets/engine/worker.js',
   '/assets/games/boardset.js',
@@ -46,9 +46,13 @@ const SHELL = [
   '/assets/table/table.js',
   '/assets/ui/charts.js',
   '/assets/ui/dom.js',
+  '/assets/ui/i18n.js',
   '/assets/ui/problems.js',
   '/assets/ui/sheet.js',
   '/assets/ui/widgets.js',
+  '/assets/i18n/de.json',
+  '/assets/i18n/en.json',
+  '/assets/i18n/es.json',
   '/assets/icon-192.png',
   '/assets/icon-512.png',
   '/assets/icon-maskable-512.png',

@@ -12,10 +12,10 @@
 //   /history, /plays/…, /leaderboards/…, /players/…, /groups/…, /g/{id}
 //                            the group's history (history.js lists them)
 
-import { h, replace, syncIndicator } from './ui/dom.js';
+import { date, plural, t } from './ui/i18n.js';
+import { h, languageSwitch, replace, syncIndicator } from './ui/dom.js';
 import { entryState, getGame, keptTables, listGames, loadEngine, startOutbox } from './sync/api.js';
-import { interceptLinks, navigate, takeNotice } from './router.js';
-import { groupBar, historyPanel, historyRoutes } from './history/history.js';
+import { groupBar, historyPanel, historyRoutes, interceptLinks, navigate, takeNotice } from './history/history.js';
 
 /** @typedef {(root: HTMLElement, params: string[]) => (void | (() => void) | Promise<void | (() => void)>)} Screen */
 
@@ -84,10 +84,8 @@ function note(screen, el) {
 function showStale(screen, at) {
   const when = new Date(at);
   const sameDay = when.toDateString() === new Date().toDateString();
-  const time = when.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
-  const stamp = sameDay ? time : `${when.toLocaleDateString([], { day: 'numeric', month: 'short' })} ${time}`;
-  const why = navigator.onLine ? 'the server is not answering' : 'offline';
-  const text = `As of ${stamp} — ${why}. This is the last copy this phone saw; it updates once the server answers.`;
+  const stamp = date(when, sameDay ? { hour: '2-digit', minute: '2-digit' } : { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+  const text = navigator.onLine ? t('ui.stale.noServer', { stamp }) : t('ui.stale.offline', { stamp });
   const old = screen.querySelector('[data-testid=stale]');
   if (old) {
     old.textContent = text;
@@ -181,11 +179,12 @@ async function homeScreen(root) {
     h('header', { class: 'hero' },
       h('img', { src: iconURL, alt: '', width: 56, height: 56, class: 'hero-icon' }),
       h('p', { class: 'brand' }, 'insectscore'),
-      h('h1', {}, 'Score a game'),
-      h('p', { class: 'lead' }, 'Enter the final boards and watch the totals add up. Nothing to install, nothing to sign up for.')),
+      h('h1', {}, t('ui.home.title')),
+      h('p', { class: 'lead' }, t('ui.home.lead'))),
     list,
     tablePanel(),
-    historyPanel());
+    historyPanel(),
+    languagePanel());
   const games = await listGames();
   try {
     localStorage.setItem(gameCountKey, String(games.length));
@@ -209,7 +208,7 @@ async function homeScreen(root) {
  */
 function badge(state) {
   if (!state) return null;
-  return h('span', { class: ['badge', state === 'kept' && 'badge-kept'] }, state === 'kept' ? 'Kept' : 'In progress');
+  return h('span', { class: ['badge', state === 'kept' && 'badge-kept'] }, state === 'kept' ? t('ui.home.badgeKept') : t('ui.home.badgeProgress'));
 }
 
 /**
@@ -218,7 +217,7 @@ function badge(state) {
  * @param {number} max
  */
 function playerRange(min, max) {
-  return min === max ? `${min} player${min === 1 ? '' : 's'}` : `${min}–${max} players`;
+  return min === max ? plural('ui.home.players', min) : t('ui.home.playerRange', { min, max });
 }
 
 /**
@@ -229,15 +228,15 @@ function playerRange(min, max) {
 function tablePanel() {
   const input = /** @type {HTMLInputElement} */ (h('input', {
     id: 'join-code', type: 'text', maxlength: 6, autocomplete: 'off', autocapitalize: 'characters', spellcheck: 'false',
-    placeholder: 'ABC234', class: 'code-input',
+    placeholder: t('ui.home.codePlaceholder'), class: 'code-input',
   }));
   const kept = keptTables();
   return h('section', { class: 'panel table-cta', 'aria-labelledby': 'table-cta-title' },
-    h('h2', { id: 'table-cta-title' }, 'Everyone on their own phone'),
-    h('p', { class: 'muted' }, 'Start a table and show its QR code: each player scans it, enters their own board, and everyone sees the standings change live.'),
-    h('a', { class: 'btn btn-primary btn-wide', href: '/tables/new', dataset: { testid: 'start-table' } }, 'Start a table'),
-    kept.length ? h('ul', { class: 'kept-tables', 'aria-label': 'Your tables' }, kept.map((k) => h('li', {},
-      h('a', { class: 'btn', href: `/t/${k.code}` }, `Table ${k.code}`, h('span', { class: 'muted' }, k.host ? ' · host' : ' · your seat'))))) : null,
+    h('h2', { id: 'table-cta-title' }, t('ui.home.tableTitle')),
+    h('p', { class: 'muted' }, t('ui.home.tableText')),
+    h('a', { class: 'btn btn-primary btn-wide', href: '/tables/new', dataset: { testid: 'start-table' } }, t('ui.home.startTable')),
+    kept.length ? h('ul', { class: 'kept-tables', 'aria-label': t('ui.home.yourTables') }, kept.map((k) => h('li', {},
+      h('a', { class: 'btn', href: `/t/${k.code}` }, t('ui.home.tableCode', { code: k.code }), h('span', { class: 'muted' }, k.host ? t('ui.home.asHost') : t('ui.home.asSeat')))))) : null,
     h('form', {
       class: 'join-by-code', novalidate: true,
       on: {
@@ -249,17 +248,27 @@ function tablePanel() {
         },
       },
     },
-    h('label', { class: 'label', for: 'join-code' }, 'Have a table code?'),
-    h('div', { class: 'code-row' }, input, h('button', { type: 'submit', class: 'btn' }, 'Join'))));
+    h('label', { class: 'label', for: 'join-code' }, t('ui.home.haveCode')),
+    h('div', { class: 'code-row' }, input, h('button', { type: 'submit', class: 'btn' }, t('ui.home.join')))));
+}
+
+/**
+ * languagePanel is the switch of the app's language: it changes at once,
+ * and the device remembers it.
+ */
+function languagePanel() {
+  return h('section', { class: 'panel language-panel', 'aria-labelledby': 'language-title' },
+    h('h2', { id: 'language-title' }, t('ui.language.title')),
+    languageSwitch());
 }
 
 /** @param {HTMLElement} root */
 function notFound(root) {
   replace(root,
-    h('header', { class: 'topbar' }, h('a', { class: 'back', href: '/' }, h('span', { 'aria-hidden': 'true' }, '‹'), ' Games'),
-      h('h1', {}, 'Not found')),
-    h('div', { class: 'panel empty-state' }, h('p', {}, 'There is nothing at this address.'),
-      h('a', { class: 'btn btn-primary', href: '/' }, 'Back to the games')));
+    h('header', { class: 'topbar' }, h('a', { class: 'back', href: '/' }, h('span', { 'aria-hidden': 'true' }, '‹'), ' ', t('ui.nav.games')),
+      h('h1', {}, t('ui.error.notFound'))),
+    h('div', { class: 'panel empty-state' }, h('p', {}, t('ui.error.nothingHere')),
+      h('a', { class: 'btn btn-primary', href: '/' }, t('ui.error.backToGames'))));
 }
 
 /**
@@ -269,23 +278,25 @@ function notFound(root) {
  */
 function failed(root, err) {
   const status = err && typeof err.status === 'number' ? err.status : -1;
-  const title = status === 404 ? 'Not found'
-    : status === 0 || status >= 500 ? 'This needs the server'
-      : status > 0 ? 'This page could not open' : 'This page broke';
+  const title = status === 404 ? t('ui.error.notFound')
+    : status === 0 || status >= 500 ? t('ui.error.needsServer')
+      : status > 0 ? t('ui.error.couldNotOpen') : t('ui.error.broke');
   const detail = status >= 0 ? String(err.message)
-    : `A fault in the app stopped this page (${String(err && err.message ? err.message : err)}). Everything you entered is kept on this phone.`;
+    : t('ui.error.fault', { error: String(err && err.message ? err.message : err) });
   replace(root,
-    h('header', { class: 'topbar' }, h('a', { class: 'back', href: '/' }, h('span', { 'aria-hidden': 'true' }, '‹'), ' Games'),
+    h('header', { class: 'topbar' }, h('a', { class: 'back', href: '/' }, h('span', { 'aria-hidden': 'true' }, '‹'), ' ', t('ui.nav.games')),
       h('h1', {}, title)),
     h('div', { class: 'panel empty-state', role: 'alert' }, h('p', {}, detail),
-      status === 0 || status >= 500 ? h('p', { class: 'muted' }, 'Scoring a game works without the server: pick a game on the home screen.') : null,
-      h('a', { class: 'btn', href: location.pathname }, 'Try again')));
+      status === 0 || status >= 500 ? h('p', { class: 'muted' }, t('ui.error.scoreOffline')) : null,
+      h('a', { class: 'btn', href: location.pathname }, t('ui.error.tryAgain'))));
   if (status < 0) console.error(err);
 }
 
 interceptLinks(document);
 window.addEventListener('popstate', render);
 window.addEventListener('route', render);
+// A switch of language draws the current screen again, in the new words.
+window.addEventListener('insectscore:language', render);
 document.body.prepend(syncIndicator());
 startOutbox();
 render();

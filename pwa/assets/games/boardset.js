@@ -11,6 +11,7 @@
 // scored) and offers the group's players as one-tap chips.
 
 import { h, replace, debounce, uid } from '../ui/dom.js';
+import { plural, t } from '../ui/i18n.js';
 import { ApiError, scoreGame } from '../sync/api.js';
 import { engineReady } from '../engine/engine.js';
 import { clearProblems, concerns, markProblems, playerOf } from '../ui/problems.js';
@@ -67,7 +68,7 @@ const rescoreDelay = 250;
  * @param {number} i
  */
 export function playerName(p, i) {
-  return p?.name.trim() || `Player ${i + 1}`;
+  return p?.name.trim() || t('ui.score.playerN', { n: i + 1 });
 }
 
 /**
@@ -109,9 +110,9 @@ export function boardSet(o) {
   /** @type {import('../history/historyui.js').NameChips[]} the chips of each player's name field */
   let chipRows = [];
   const banner = h('div', { class: 'banner', role: 'alert', hidden: true });
-  const tablist = h('div', { class: 'tabs', role: 'tablist', 'aria-label': 'Players' });
+  const tablist = h('div', { class: 'tabs', role: 'tablist', 'aria-label': t('ui.score.players') });
   const addBtn = /** @type {HTMLButtonElement} */ (h('button', {
-    type: 'button', class: 'add-player', 'aria-label': 'Add a player', on: { click: addPlayer },
+    type: 'button', class: 'add-player', 'aria-label': t('ui.score.addPlayer'), on: { click: addPlayer },
   }, '+'));
   const panels = h('div', { class: 'panels' });
   const liveName = h('span', { class: 'live-name' });
@@ -150,7 +151,7 @@ export function boardSet(o) {
   /** variantsPanel has one control per house rule the game offers. */
   function variantsPanel() {
     return h('details', { class: 'panel variants', open: Object.keys(state.variants).length > 0 },
-      h('summary', {}, 'House rules'),
+      h('summary', {}, t('ui.play.houseRules')),
       spec.variants.map((v) => {
         const pointer = `/variants/${v.key}`;
         const value = state.variants[v.key] ?? v.default;
@@ -189,18 +190,18 @@ export function boardSet(o) {
     const p = state.players[i];
     const nameIn = /** @type {HTMLInputElement} */ (h('input', {
       id: uid('name'), type: 'text', value: p.name, maxlength: 40, autocomplete: 'off', spellcheck: 'false',
-      list: listId, placeholder: o.namePlaceholder ?? `Player ${i + 1}`, enterkeyhint: 'next',
+      list: listId, placeholder: o.namePlaceholder ?? t('ui.score.playerN', { n: i + 1 }), enterkeyhint: 'next',
       on: { input: () => rename(i, nameIn.value) },
     }));
     const chips = o.names ? nameChips({
-      names: o.names, label: `Names for player ${i + 1}`,
+      names: o.names, label: t('ui.score.namesFor', { n: i + 1 }),
       current: () => [state.players[i]?.name ?? ''],
       others: () => state.players.filter((_, k) => k !== i).map((x) => x.name),
       pick: (n) => { nameIn.value = n; rename(i, n); },
       unpick: () => { nameIn.value = ''; rename(i, ''); nameIn.focus(); },
     }) : null;
     if (chips) chipRows[i] = chips;
-    const nameField = field({ label: 'Name', pointer: `/players/${i}/name`, control: nameIn, id: nameIn.id });
+    const nameField = field({ label: t('ui.score.name'), pointer: `/players/${i}/name`, control: nameIn, id: nameIn.id });
     if (chips) nameField.querySelector('.msgs')?.before(chips.el);
     const canRemove = state.players.length > Math.max(1, spec.minPlayers);
     return h('section', {
@@ -213,12 +214,12 @@ export function boardSet(o) {
     nameField,
     boardField(form, { spec, board: p.board, base: `/players/${i}/board`, host: root, changed, refreshErrors: showProblems }),
     canRemove ? h('button', { type: 'button', class: 'btn btn-danger-quiet remove-player', on: { click: () => removePlayer(i) } },
-      `Remove ${playerName(p, i)}`) : null);
+      t('ui.score.removePlayer', { name: playerName(p, i) })) : null);
   }
 
   /** @param {number} i */
   function boardHeading(i) {
-    return `${playerName(state.players[i], i)}'s board`;
+    return t('ui.score.boardOf', { name: playerName(state.players[i], i) });
   }
 
   /**
@@ -229,8 +230,8 @@ export function boardSet(o) {
   function rename(i, name) {
     state.players[i].name = name;
     const called = playerName(state.players[i], i);
-    const t = tablist.querySelector(`#tab-${i} .tab-name`);
-    if (t) t.textContent = called;
+    const tabEl = tablist.querySelector(`#tab-${i} .tab-name`);
+    if (tabEl) tabEl.textContent = called;
     if (i === state.active) liveName.textContent = called;
     const panel = panels.querySelector(`#panel-${i}`);
     const remove = panel?.querySelector('.remove-player');
@@ -252,9 +253,9 @@ export function boardSet(o) {
   function select(i) {
     state.active = i;
     o.persist();
-    tablist.querySelectorAll('[role=tab]').forEach((t, k) => {
-      t.setAttribute('aria-selected', String(k === i));
-      t.setAttribute('tabindex', k === i ? '0' : '-1');
+    tablist.querySelectorAll('[role=tab]').forEach((tabEl, k) => {
+      tabEl.setAttribute('aria-selected', String(k === i));
+      tabEl.setAttribute('tabindex', k === i ? '0' : '-1');
     });
     panels.querySelectorAll('[role=tabpanel]').forEach((el, k) => { /** @type {HTMLElement} */ (el).hidden = k !== i; });
     showResult();
@@ -324,9 +325,9 @@ export function boardSet(o) {
     // Only the players an error is about are faded: the others' totals still hold.
     const stale = (/** @type {number} */ k) => offline !== null || live.some((e) => [k, -1].includes(playerOf(e.pointer)));
     state.players.forEach((_, i) => {
-      const t = tablist.querySelector(`#tab-${i} .tab-total`);
+      const tabEl = tablist.querySelector(`#tab-${i} .tab-total`);
       const r = result?.results[i];
-      if (t) t.textContent = r ? String(r.total) : '–';
+      if (tabEl) tabEl.textContent = r ? String(r.total) : '–';
       tablist.querySelector(`#tab-${i}`)?.classList.toggle('stale', stale(i));
     });
     const i = state.active;
@@ -337,7 +338,7 @@ export function boardSet(o) {
     liveUnit.textContent = unitOf(spec, r?.total ?? 0);
     const errors = [...live, ...refused];
     liveState.textContent = errors.length
-      ? `${errors.length} ${errors.length === 1 ? 'entry needs' : 'entries need'} a look`
+      ? plural('ui.score.needLook', errors.length)
       : o.note(result, i);
     liveState.classList.toggle('is-error', errors.length > 0);
   }
@@ -349,9 +350,9 @@ export function boardSet(o) {
     const warnings = errors.length ? [] : (result?.results ?? []).flatMap((r) => r.warnings);
     const lost = markProblems(root, errors, 'error');
     markProblems(root, warnings, 'warning');
-    tablist.querySelectorAll('[role=tab]').forEach((t, i) => {
-      t.classList.toggle('has-error', errors.some((e) => concerns(e, i)));
-      t.classList.toggle('has-warning', warnings.some((e) => playerOf(e.pointer) === i));
+    tablist.querySelectorAll('[role=tab]').forEach((tabEl, i) => {
+      tabEl.classList.toggle('has-error', errors.some((e) => concerns(e, i)));
+      tabEl.classList.toggle('has-warning', warnings.some((e) => playerOf(e.pointer) === i));
     });
     const lines = lost.length ? lost.map((e) => capitalize(e.detail)) : offline ? [offline] : [];
     banner.hidden = lines.length === 0;

@@ -12,6 +12,7 @@
 // when it shows results (never with the home screen).
 
 import { breakdownRows } from './results.js';
+import { date as formatDate, list, t } from '../ui/i18n.js';
 import { unitOf } from './forms.js';
 import { enumOf, labelOf } from '../ui/widgets.js';
 import { ordinal } from '../history/historyui.js';
@@ -19,29 +20,29 @@ import { ordinal } from '../history/historyui.js';
 /** @typedef {import('../sync/api.js').Spec} Spec */
 /** @typedef {import('../sync/api.js').Result} Result */
 
-// Every word the card and its messages say, in one place (for the
-// translations to come).
+// Every word the card and its messages say, in one place, in the app's
+// language (read when the card is drawn, so a switch applies).
 const text = {
-  winner: 'Winner',
-  sharedWin: 'Shared win',
-  breakdown: 'Breakdown',
-  tiebreak: 'Tiebreak',
-  soloRating: 'Solo rating',
-  footer: 'Scored with insectscore',
+  get winner() { return t('ui.results.winner'); },
+  get sharedWin() { return t('ui.results.sharedWin'); },
+  get breakdown() { return t('ui.results.breakdown'); },
+  get tiebreak() { return t('ui.results.tiebreak'); },
+  get soloRating() { return t('ui.results.solo'); },
+  get footer() { return t('ui.card.footer'); },
   /** @param {string} game */
-  title: (game) => `${game}: the result`,
+  title: (game) => t('ui.card.title', { game }),
   /** @param {string[]} names */
-  names: (names) => (names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`),
+  names: (names) => list(names),
   /** @param {string} who @param {boolean} shared */
-  wins: (who, shared) => (shared ? `${who} share the win.` : `${who} wins.`),
+  wins: (who, shared) => (shared ? t('ui.card.shareWin', { who }) : t('ui.card.wins', { who })),
   /** @param {string} game @param {string} day */
   file: (game, day) => `insectscore-${game}-${day}.png`,
   /** @param {string} file */
-  downloaded: (file) => `The result card is downloaded: ${file}.`,
+  downloaded: (file) => t('ui.card.downloaded', { file }),
   /** @param {string} why @param {string} file */
-  shareFailed: (why, file) => `Sharing did not work (${why}), so the card is downloaded instead: ${file}.`,
+  shareFailed: (why, file) => t('ui.card.shareFailed', { why, file }),
   /** @param {string} why */
-  drawFailed: (why) => `The result card could not be drawn (${why}).`,
+  drawFailed: (why) => t('ui.card.drawFailed', { why }),
 };
 
 // The app's light colours (app.css :root).
@@ -575,7 +576,7 @@ function wrap(c, s, width, max) {
  * @param {Date} date
  */
 function longDay(date) {
-  return date.toLocaleDateString(undefined, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
+  return formatDate(date, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
 }
 
 /**

@@ -5,6 +5,7 @@
 // sheet (totals.js): each player chooses, above their board.
 
 import { h, replace } from '../ui/dom.js';
+import { language, plural, t } from '../ui/i18n.js';
 import { segmented } from '../ui/widgets.js';
 import { isTotals, renderTotals, totalsRequest } from './totals.js';
 
@@ -101,8 +102,8 @@ export function boardField(form, ctx) {
   draw();
   return h('div', { class: 'board field', dataset: { pointer: ctx.base } },
     offer ? segmented({
-      label: 'Enter', class: 'shape-pick', hideLegend: true, value: isTotals(ctx.board) ? 'totals' : 'board',
-      options: [{ id: 'board', label: 'The board' }, { id: 'totals', label: 'Totals only' }],
+      label: t('ui.form.enter'), class: 'shape-pick', hideLegend: true, value: isTotals(ctx.board) ? 'totals' : 'board',
+      options: [{ id: 'board', label: t('ui.form.board') }, { id: 'totals', label: t('ui.form.totalsOnly') }],
       onChange: (v) => {
         switchShape(form, ctx, v === 'totals' ? 'totals' : 'board');
         draw();
@@ -123,8 +124,12 @@ export function boardField(form, ctx) {
  */
 export function unitOf(spec, n) {
   if (spec.breakdown.length === 1) {
-    const unit = spec.breakdown[0].label.toLowerCase();
-    return n === 1 && unit.endsWith('s') ? unit.slice(0, -1) : unit;
+    // The label comes translated, in the plural ("Guests", "Gäste",
+    // "Huéspedes"); English makes its singular, German keeps its capital.
+    const label = spec.breakdown[0].label;
+    if (language() === 'de') return label;
+    const unit = label.toLowerCase();
+    return language() === 'en' && n === 1 && unit.endsWith('s') ? unit.slice(0, -1) : unit;
   }
-  return n === 1 ? 'point' : 'points';
+  return plural('ui.form.points', n).trim();
 }

@@ -7,6 +7,7 @@
 // `sources`), so no screen re-implements a rule.
 
 import { h } from '../ui/dom.js';
+import { language, list, number, plural, t } from '../ui/i18n.js';
 import { enumOf, labelOf } from '../ui/widgets.js';
 import { openSheet } from '../ui/sheet.js';
 import { boardField, loadForm, unitOf } from './forms.js';
@@ -32,14 +33,14 @@ export function renderResults(spec, res, entry, opts = {}) {
   const warnings = res.results.flatMap((r) => r.warnings.map((w) => ({ who: r.name, detail: w.detail })));
   return h('div', { class: 'results' },
     res.complete ? null : h('p', { class: 'notice' }, provisional(spec, entry)),
-    h('ol', { class: 'standings', 'aria-label': 'Standings' }, order.map(({ r, i }) => h('li', {
+    h('ol', { class: 'standings', 'aria-label': t('ui.results.standings') }, order.map(({ r, i }) => h('li', {
       class: ['standing', r.winner && 'winner'], dataset: { player: i },
     },
-    h('span', { class: 'rank', 'aria-label': `rank ${r.rank}` }, ordinal(r.rank)),
+    h('span', { class: 'rank', 'aria-label': t('ui.results.rank', { rank: r.rank }) }, ordinal(r.rank)),
     h('span', { class: 'who' },
       h('span', { class: 'who-name' }, r.name),
-      r.winner && res.results.length > 1 ? h('span', { class: 'tag' }, res.winners.length > 1 ? 'Shared win' : 'Winner') : null,
-      /** @type {any} */ (r).entered === 'totals' ? h('span', { class: 'tag tag-quiet', dataset: { testid: `entered-${i}` } }, 'totals entered') : null),
+      r.winner && res.results.length > 1 ? h('span', { class: 'tag' }, res.winners.length > 1 ? t('ui.results.sharedWin') : t('ui.results.winner')) : null,
+      /** @type {any} */ (r).entered === 'totals' ? h('span', { class: 'tag tag-quiet', dataset: { testid: `entered-${i}` } }, t('ui.results.totalsEntered')) : null),
     h('span', { class: 'score' },
       h('strong', { class: 'total', dataset: { testid: `total-${i}` } }, String(r.total)),
       h('span', { class: 'unit' }, unitOf(spec, r.total)))))),
@@ -47,11 +48,11 @@ export function renderResults(spec, res, entry, opts = {}) {
     res.soloRating ? soloPanel(spec, res.soloRating) : null,
     breakdownTable(spec, res, entry),
     warnings.length ? h('section', { class: 'panel warnings' },
-      h('h2', {}, 'Worth a check'),
-      h('ul', {}, warnings.map((w) => h('li', {}, res.results.length > 1 ? h('strong', {}, `${w.who}: `) : null, w.detail)))) : null,
+      h('h2', {}, t('ui.results.worthACheck')),
+      h('ul', {}, warnings.map((w) => h('li', {}, res.results.length > 1 ? h('strong', {}, t('ui.results.who', { who: w.who })) : null, w.detail)))) : null,
     h('div', { class: 'results-actions' }, share?.button, opts.actions ?? [
-      h('a', { class: 'btn', href: `/score/${spec.id}` }, 'Edit the boards'),
-      h('a', { class: 'btn btn-quiet', href: '/' }, 'Another game')]),
+      h('a', { class: 'btn', href: `/score/${spec.id}` }, t('ui.score.editBoards')),
+      h('a', { class: 'btn btn-quiet', href: '/' }, t('ui.score.anotherGame'))]),
     share?.status);
 }
 
@@ -79,14 +80,14 @@ function shareControl(spec, res, when) {
           const card = await loadCard();
           status.textContent = await card.shareCard(spec, res, when);
         } catch (err) {
-          status.textContent = `The card could not be made: ${/** @type {Error} */ (err).message}`;
+          status.textContent = t('ui.results.cardFailed', { error: /** @type {Error} */ (err).message });
         } finally {
           busy = false;
           button.removeAttribute('aria-busy');
         }
       },
     },
-  }, 'Share');
+  }, t('ui.results.share'));
   loadCard().catch(() => { /* tried again when Share is pressed */ });
   return { button, status };
 }
@@ -104,7 +105,7 @@ function loadCard() {
 function soloPanel(spec, rating) {
   const label = labelOf(enumOf(spec, 'soloRating', 'soloRatings', 'rating'), rating);
   return h('section', { class: ['panel', 'solo', `solo-${rating}`], dataset: { testid: 'solo-rating' } },
-    h('h2', {}, 'Solo rating'),
+    h('h2', {}, t('ui.results.solo')),
     h('p', { class: 'solo-label' }, label));
 }
 
@@ -130,7 +131,7 @@ export function breakdownRows(spec, res) {
   for (const r of res.results) for (const l of r.breakdown) if (!cats.some((c) => c.key === l.key)) cats.push(l);
   /** @type {{key: string, label: string}[]} */
   const tbs = spec.tiebreaks.map((b) => ({ key: b.id, label: b.label }));
-  for (const r of res.results) for (const t of r.tiebreaks) if (!tbs.some((c) => c.key === t.key)) tbs.push(t);
+  for (const r of res.results) for (const tb of r.tiebreaks) if (!tbs.some((c) => c.key === tb.key)) tbs.push(tb);
   if (res.results.length < 2) tbs.length = 0;
   if (cats.length <= 1 && tbs.length === 0) return [];
   return [
@@ -142,12 +143,12 @@ export function breakdownRows(spec, res) {
         return { text: String(line?.points ?? 0), line };
       }),
     })),
-    { kind: /** @type {const} */ ('total'), label: 'Total', cells: res.results.map((r) => ({ text: String(r.total) })) },
-    ...tbs.map((t) => ({
+    { kind: /** @type {const} */ ('total'), label: t('ui.results.total'), cells: res.results.map((r) => ({ text: String(r.total) })) },
+    ...tbs.map((tb) => ({
       kind: /** @type {const} */ ('tiebreak'),
-      label: capitalize(t.label),
+      label: capitalize(tb.label),
       cells: res.results.map((r) => {
-        const line = r.tiebreaks.find((x) => x.key === t.key);
+        const line = r.tiebreaks.find((x) => x.key === tb.key);
         return { text: String(line?.value ?? '–'), line };
       }),
     })),
@@ -181,22 +182,22 @@ function breakdownTable(spec, res, entry) {
     }, text));
   };
   return h('section', { class: 'panel breakdown' },
-    h('h2', {}, 'Breakdown'),
+    h('h2', {}, t('ui.results.breakdown')),
     h('div', { class: 'table-scroll' },
       h('table', {},
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'Category')),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, t('ui.results.category'))),
           res.results.map((r) => h('th', { scope: 'col', class: r.winner ? 'winner' : '' }, r.name)))),
         h('tbody', {}, rows.map((row) => {
           if (row.kind === 'total') {
             return h('tr', { class: 'total-row' }, h('th', { scope: 'row' }, row.label),
               row.cells.map((c, i) => h('td', { class: res.results[i].winner ? 'winner' : '' }, c.text)));
           }
-          const head = row.kind === 'tiebreak' ? [h('span', { class: 'tb-note' }, 'Tiebreak'), ' ', row.label] : row.label;
+          const head = row.kind === 'tiebreak' ? [h('span', { class: 'tb-note' }, t('ui.results.tiebreak')), ' ', row.label] : row.label;
           return h('tr', { class: row.kind === 'tiebreak' ? 'tb-row' : null }, h('th', { scope: 'row' }, head),
             row.cells.map((c, i) => cell(i, c.line, c.text)));
         })))),
     res.results.some((r) => r.breakdown.some((l) => Array.isArray(/** @type {any} */ (l).sources)))
-      ? h('p', { class: 'hint' }, 'Tap a number to see what made it.') : null);
+      ? h('p', { class: 'hint' }, t('ui.results.tapNumber')) : null);
 }
 
 /** @typedef {{pointer: string, points?: number, label?: string}} Source */
@@ -225,19 +226,19 @@ async function explain(from, spec, name, i, board, l) {
     const p = /** @type {HTMLElement} */ (el).dataset.pointer ?? '';
     if (wanted.some((w) => p === w)) el.classList.add('why-hit');
   });
-  const amount = l.points !== undefined ? `${l.points} ${unitOf(spec, l.points)}` : String(l.value ?? '');
+  const amount = l.points !== undefined ? `${number(l.points)} ${unitOf(spec, l.points)}` : String(l.value ?? '');
   const s = openSheet({
     host,
     title: `${name}: ${capitalize(l.label)} ${amount}`,
     // Focusable, so the sheet scrolls by keyboard too (the board in it is inert).
-    body: h('div', { class: 'why', tabindex: 0, role: 'group', 'aria-label': `What made ${l.label}` },
+    body: h('div', { class: 'why', tabindex: 0, role: 'group', 'aria-label': t('ui.results.whatMade', { label: l.label }) },
       sources.length
         ? h('ul', { class: 'why-list', dataset: { testid: 'why-list' } }, sources.map((src) => h('li', {},
           h('span', {}, src.label || describe(board, src.pointer)),
           src.points !== undefined ? h('strong', {}, signed(src.points)) : null)))
-        : h('p', { class: 'muted' }, 'Nothing on the board counts for this line.'),
+        : h('p', { class: 'muted' }, t('ui.results.nothingCounts')),
       view),
-    actions: [h('button', { type: 'button', class: 'btn btn-primary sheet-done', on: { click: () => s.close() } }, 'Done')],
+    actions: [h('button', { type: 'button', class: 'btn btn-primary sheet-done', on: { click: () => s.close() } }, t('ui.common.done'))],
   });
 }
 
@@ -257,10 +258,10 @@ function describe(board, pointer) {
     const kind = [v.color, v.insect, v.continent, v.species].filter((x) => typeof x === 'string' && x).join(' ');
     if (kind) return capitalize(kind);
   }
-  if (segs[0] === 'grid' && segs.length === 3) return `Row ${Number(segs[1]) + 1}, column ${Number(segs[2]) + 1}`;
-  if (segs[0] === 'tiles') return `Tile ${Number(segs[1]) + 1}`;
-  if (segs[0] === 'floors') return `Floor ${Number(segs[1]) + 1}`;
-  if (segs[0] === 'totals') return 'Entered as a total';
+  if (segs[0] === 'grid' && segs.length === 3) return t('ui.results.cell', { row: Number(segs[1]) + 1, col: Number(segs[2]) + 1 });
+  if (segs[0] === 'tiles') return t('ui.results.tile', { n: Number(segs[1]) + 1 });
+  if (segs[0] === 'floors') return t('ui.results.floor', { n: Number(segs[1]) + 1 });
+  if (segs[0] === 'totals') return t('ui.results.asTotal');
   return capitalize((segs[segs.length - 1] ?? '').replace(/([A-Z])/g, ' $1').toLowerCase());
 }
 
@@ -279,9 +280,9 @@ function signed(n) {
  */
 function provisional(spec, entry) {
   if (entry.players.length < spec.minPlayers) {
-    return `Provisional: ${spec.name} needs at least ${spec.minPlayers} players.`;
+    return plural('ui.results.provisionalPlayers', spec.minPlayers, { game: spec.name });
   }
-  return 'Provisional: not every board has reached the end of the game yet, so there is no winner.';
+  return t('ui.results.provisional');
 }
 
 /**
@@ -298,17 +299,13 @@ export function tieSentence(spec, res) {
   const unit = unitOf(spec, top);
   const winners = level.filter((r) => r.winner);
   if (winners.length === 1) {
-    const tb = winners[0].tiebreaks.find((t) => level.some((o) => o !== winners[0] && o.tiebreaks.find((x) => x.key === t.key)?.value !== t.value));
+    const tb = winners[0].tiebreaks.find((b) => level.some((o) => o !== winners[0] && o.tiebreaks.find((x) => x.key === b.key)?.value !== b.value));
     return tb
-      ? `${winners[0].name} wins the tie on ${top} ${unit} with more ${tb.label.toLowerCase()} (${tb.value}).`
-      : `${winners[0].name} wins the tie on ${top} ${unit}.`;
+      ? t('ui.results.winsTieBy', { name: winners[0].name, top, unit, tiebreak: language() === 'de' ? tb.label : tb.label.toLowerCase(), value: tb.value })
+      : t('ui.results.winsTie', { name: winners[0].name, top, unit });
   }
-  return `${joinNames(level.map((r) => r.name))} are level on ${top} ${unit}${winners.length > 1 ? ' and share the victory' : ''}.`;
-}
-
-/** @param {string[]} names */
-function joinNames(names) {
-  return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+  const names = list(level.map((r) => r.name));
+  return winners.length > 1 ? t('ui.results.levelShare', { names, top, unit }) : t('ui.results.level', { names, top, unit });
 }
 
 /** @param {string} s */

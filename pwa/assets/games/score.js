@@ -7,6 +7,7 @@
 // in the browser, and the entry is kept on the phone as it is typed.
 
 import { h, replace } from '../ui/dom.js';
+import { list, t } from '../ui/i18n.js';
 import { ApiError, currentGroup, getGame, loadEntry, saveEntry, scoreGame } from '../sync/api.js';
 import { playerOf } from '../ui/problems.js';
 import { renderResults } from './results.js';
@@ -15,7 +16,7 @@ import { boardRequest, loadForm } from './forms.js';
 import { boardSet, playerName, scoreRequest } from './boardset.js';
 import { keepInHistory } from '../history/logplay.js';
 import { knownPlayers } from '../history/historyui.js';
-import { navigate } from '../router.js';
+import { navigate } from '../history/history.js';
 
 /** @typedef {import('../sync/api.js').Spec} Spec */
 /** @typedef {import('../sync/api.js').Entry} Entry */
@@ -82,29 +83,29 @@ function fitEntry(entry, spec, form) {
 function editView(root, spec, form, entry) {
   const boards = boardSet({
     spec, form, state: entry, root, liveNames: true,
-    action: h('a', { class: 'btn btn-primary', href: `/score/${spec.id}/results`, dataset: { testid: 'see-results' } }, 'See results'),
+    action: h('a', { class: 'btn btn-primary', href: `/score/${spec.id}/results`, dataset: { testid: 'see-results' } }, t('ui.score.seeResults')),
     persist: () => saveEntry(spec.id, entry),
     newName: () => '',
     names: knownPlayers(currentGroup()),
-    confirmRemove: (who, remove) => confirmSheet(root, `Remove ${who}?`, 'Their board is deleted too.', 'Remove', remove),
+    confirmRemove: (who, remove) => confirmSheet(root, t('ui.score.removeTitle', { who }), t('ui.score.removeBody'), t('ui.score.remove'), remove),
     note: (result, i) => [form.progress?.(entry.players[i]?.board, spec) ?? '', result?.complete ? 'final' : ''].filter(Boolean).join(' · '),
   });
   // A game kept in history stays on this screen until a new one starts:
   // say so, so it is not taken for a game still to keep.
   const keptNote = h('p', { class: 'notice kept-note', role: 'status', dataset: { testid: 'kept-note' }, hidden: !entry.kept },
-    'This game is kept in history. Start a new game to score another.');
+    t('ui.score.keptNote'));
 
   replace(root,
     h('header', { class: 'topbar' },
-      h('a', { class: 'back', href: '/' }, h('span', { 'aria-hidden': 'true' }, '‹'), ' Games'),
+      h('a', { class: 'back', href: '/' }, h('span', { 'aria-hidden': 'true' }, '‹'), ' ', t('ui.nav.games')),
       h('h1', {}, spec.name),
-      h('button', { type: 'button', class: 'btn btn-quiet', on: { click: confirmNewGame } }, 'New game')),
+      h('button', { type: 'button', class: 'btn btn-quiet', on: { click: confirmNewGame } }, t('ui.score.newGame'))),
     keptNote,
     boards.body,
     boards.bar);
 
   function confirmNewGame() {
-    confirmSheet(root, 'Start a new game?', 'Every board is cleared; the players stay.', 'Clear the boards', () => {
+    confirmSheet(root, t('ui.score.newGameTitle'), t('ui.score.newGameBody'), t('ui.score.clearBoards'), () => {
       for (const p of entry.players) p.board = form.emptyBoard(spec);
       entry.variants = {};
       entry.active = 0;
@@ -130,7 +131,7 @@ function confirmSheet(host, title, body, yes, action) {
   const s = openSheet({
     host, title, body: h('p', {}, body),
     actions: [
-      h('button', { type: 'button', class: 'btn', on: { click: () => s.close() } }, 'Cancel'),
+      h('button', { type: 'button', class: 'btn', on: { click: () => s.close() } }, t('ui.common.cancel')),
       h('button', { type: 'button', class: 'btn btn-danger', on: { click: () => { s.close(); action(); } } }, yes),
     ],
   });
@@ -144,11 +145,11 @@ function confirmSheet(host, title, body, yes, action) {
  * @param {Entry} entry
  */
 async function resultsView(root, spec, form, entry) {
-  const body = h('div', { class: 'results-body', 'aria-busy': 'true' }, h('p', { class: 'muted' }, 'Adding up…'));
+  const body = h('div', { class: 'results-body', 'aria-busy': 'true' }, h('p', { class: 'muted' }, t('ui.score.addingUp')));
   replace(root,
     h('header', { class: 'topbar' },
-      h('a', { class: 'back', href: `/score/${spec.id}` }, h('span', { 'aria-hidden': 'true' }, '‹'), ' Boards'),
-      h('h1', {}, 'Results'),
+      h('a', { class: 'back', href: `/score/${spec.id}` }, h('span', { 'aria-hidden': 'true' }, '‹'), ' ', t('ui.score.boards')),
+      h('h1', {}, t('ui.score.results')),
       h('span', { class: 'topbar-game' }, spec.name)),
     body);
   const ctrl = new AbortController();
@@ -156,20 +157,20 @@ async function resultsView(root, spec, form, entry) {
     const res = await scoreGame(spec.id, scoreRequest(entry, form), ctrl.signal);
     replace(body, renderResults(spec, res, entry, res.complete ? {
       actions: [
-        h('a', { class: 'btn', href: `/score/${spec.id}` }, 'Edit the boards'),
+        h('a', { class: 'btn', href: `/score/${spec.id}` }, t('ui.score.editBoards')),
         entry.kept ? keptButton(entry) : keepInHistory(spec, entry),
         rematchButton(root, spec, entry.players.map((p) => p.name), entry.variants),
-        h('a', { class: 'btn btn-quiet', href: '/' }, 'Another game')],
+        h('a', { class: 'btn btn-quiet', href: '/' }, t('ui.score.anotherGame'))],
       share: { when: new Date() },
     } : {}));
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     replace(body, h('div', { class: 'panel', role: 'alert' },
-      h('h2', {}, err.status === 0 ? 'Cannot add up yet' : 'Some entries need fixing'),
+      h('h2', {}, err.status === 0 ? t('ui.score.cannotAddUp') : t('ui.score.needFixing')),
       err.fields.length
         ? h('ul', { class: 'problem-list' }, err.fields.map((f) => h('li', {}, h('strong', {}, whoIs(entry, f.pointer)), f.detail)))
         : h('p', {}, err.message),
-      h('a', { class: 'btn btn-primary', href: `/score/${spec.id}` }, 'Back to the boards')));
+      h('a', { class: 'btn btn-primary', href: `/score/${spec.id}` }, t('ui.score.backToBoards'))));
   }
   body.removeAttribute('aria-busy');
   return () => ctrl.abort();
@@ -192,8 +193,8 @@ function whoIs(entry, pointer) {
  */
 function keptButton(entry) {
   return entry.keptPlay
-    ? h('a', { class: 'btn', href: `/plays/${entry.keptPlay}`, dataset: { testid: 'kept-play' } }, 'Kept in history ›')
-    : h('button', { type: 'button', class: 'btn', disabled: true, dataset: { testid: 'kept-play' } }, 'Kept in history');
+    ? h('a', { class: 'btn', href: `/plays/${entry.keptPlay}`, dataset: { testid: 'kept-play' } }, t('ui.score.keptLink'))
+    : h('button', { type: 'button', class: 'btn', disabled: true, dataset: { testid: 'kept-play' } }, t('ui.score.kept'));
 }
 
 /**
@@ -206,24 +207,23 @@ function keptButton(entry) {
  */
 export function rematchButton(host, spec, names, variants) {
   const ask = () => {
-    const all = names.map((n, i) => n.trim() || `Player ${i + 1}`);
-    const who = all.length > 1 ? `${all.slice(0, -1).join(', ')} and ${all[all.length - 1]}` : all.join('');
+    const all = names.map((n, i) => n.trim() || t('ui.score.playerN', { n: i + 1 }));
     const s = openSheet({
-      host, title: `Rematch: ${spec.name}`,
-      body: h('p', {}, `The same game with ${who}: score it on this phone, or start a table where everyone enters their own board.`),
+      host, title: t('ui.score.rematchTitle', { game: spec.name }),
+      body: h('p', {}, t('ui.score.rematchBody', { who: list(all) })),
       actions: [
         h('button', {
           type: 'button', class: 'btn', dataset: { testid: 'rematch-table' },
           on: { click: () => { s.close(); navigate(rematchTablePath(spec.id, names, variants)); } },
-        }, 'As a table'),
+        }, t('ui.score.asTable')),
         h('button', {
           type: 'button', class: 'btn btn-primary', dataset: { testid: 'rematch-here' },
           on: { click: () => { s.close(); rematchHere(host, spec, names, variants); } },
-        }, 'On this phone'),
+        }, t('ui.score.onThisPhone')),
       ],
     });
   };
-  return h('button', { type: 'button', class: 'btn', dataset: { testid: 'rematch' }, on: { click: ask } }, 'Rematch');
+  return h('button', { type: 'button', class: 'btn', dataset: { testid: 'rematch' }, on: { click: ask } }, t('ui.score.rematch'));
 }
 
 /**
@@ -261,7 +261,7 @@ async function rematchHere(host, spec, names, variants) {
   const old = loadEntry(spec.id);
   const empty = sorted(boardRequest(form, form.emptyBoard(spec)));
   const busy = old && !old.kept && old.players.some((p) => sorted(boardRequest(form, p.board)) !== empty);
-  if (busy) confirmSheet(host, 'Clear the boards on this phone?', `The ${spec.name} boards entered here are not kept in history; the rematch clears them.`, 'Clear and start', start);
+  if (busy) confirmSheet(host, t('ui.score.clearTitle'), t('ui.score.clearBody', { game: spec.name }), t('ui.score.clearAndStart'), start);
   else start();
 }
 

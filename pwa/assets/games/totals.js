@@ -6,6 +6,7 @@
 // /players/N/board/totals/<id>.
 
 import { h, uid } from '../ui/dom.js';
+import { t } from '../ui/i18n.js';
 import { field } from '../ui/widgets.js';
 
 /** @typedef {import('../sync/api.js').Spec} Spec */
@@ -41,7 +42,7 @@ export function renderTotals(ctx) {
   const { spec, board } = ctx;
   /** @type {TotalSpec[]} */
   const lines = /** @type {any} */ (spec).totals ?? [];
-  const tiebreaks = new Set(spec.tiebreaks.map((t) => t.id));
+  const tiebreaks = new Set(spec.tiebreaks.map((tb) => tb.id));
   const total = h('strong', { class: 'totals-sum', dataset: { testid: 'totals-sum' } });
   const sum = () => {
     total.textContent = String(lines.filter((l) => !tiebreaks.has(l.id)).reduce((s, l) => s + (Number(board.totals[l.id]) || 0), 0));
@@ -49,7 +50,7 @@ export function renderTotals(ctx) {
   sum();
   return h('div', { class: 'totals-sheet' },
     lines.map((l) => numberField(ctx, l, tiebreaks.has(l.id), sum)),
-    h('p', { class: 'totals-foot' }, 'Total ', total));
+    h('p', { class: 'totals-foot' }, t('ui.results.total'), ' ', total));
 }
 
 /**

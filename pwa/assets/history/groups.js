@@ -9,14 +9,14 @@
 //   /g/{id}          an invite link: join the group and switch to it
 
 import { h, replace } from '../ui/dom.js';
+import { t } from '../ui/i18n.js';
 import {
   ApiError, DEFAULT_GROUP, createGroup, currentGroup, forgetGroup, getGroup, groupId, groupPath, importGroup, knownGroups,
   rememberGroup, setCurrentGroup,
 } from '../sync/api.js';
-import { navigate } from '../router.js';
 import { openSheet } from '../ui/sheet.js';
 import { topbar } from './historyui.js';
-import { nameOfGroup } from './history.js';
+import { groupTitle, nameOfGroup, navigate } from './history.js';
 
 /** @typedef {import('../sync/api.js').Group} Group */
 
@@ -29,8 +29,8 @@ export function groupsScreen(root) {
   const cur = currentGroup();
   const groups = knownGroups();
   const list = h('ul', { class: 'group-list', dataset: { testid: 'group-list' } }, groups.map((g) => {
-    const name = h('span', { class: 'group-list-name' }, g.name || (g.id === DEFAULT_GROUP ? 'Our table' : '…'));
-    if (!g.name) nameOfGroup(g.id).then((n) => { name.textContent = n || `${g.id.slice(0, 8)}… (not on this server)`; });
+    const name = h('span', { class: 'group-list-name' }, groupTitle(g.id, g.name) || '…');
+    if (!g.name) nameOfGroup(g.id).then((n) => { name.textContent = n || t('ui.groups.notHere', { id: g.id.slice(0, 8) }); });
     const isCur = g.id === cur;
     return h('li', { class: ['group-row', isCur && 'current'], dataset: { group: g.id } },
       h('button', {
@@ -39,32 +39,32 @@ export function groupsScreen(root) {
       },
       h('span', { class: 'radio', 'aria-hidden': 'true' }),
       name,
-      isCur ? h('span', { class: 'tag' }, 'Current') : null),
-      h('a', { class: 'btn btn-quiet group-open', href: `/groups/${g.id}`, 'aria-label': `Invite and data of ${g.name || 'this group'}` }, 'Invite ›'));
+      isCur ? h('span', { class: 'tag' }, t('ui.groups.current')) : null),
+      h('a', { class: 'btn btn-quiet group-open', href: `/groups/${g.id}`, 'aria-label': t('ui.groups.openLabel', { name: g.name || t('ui.groups.thisGroup') }) }, t('ui.groups.open')));
   }));
 
-  const nameIn = /** @type {HTMLInputElement} */ (h('input', { id: 'new-group-name', type: 'text', maxlength: 60, autocomplete: 'off', placeholder: 'Thursday board games' }));
+  const nameIn = /** @type {HTMLInputElement} */ (h('input', { id: 'new-group-name', type: 'text', maxlength: 60, autocomplete: 'off', placeholder: t('ui.groups.namePlaceholder') }));
   const nameMsgs = h('div', { class: 'msgs', 'aria-live': 'polite' });
   const nameField = h('div', { class: 'field', dataset: { pointer: '/name' } },
-    h('label', { class: 'label', for: 'new-group-name' }, 'Name of the new group'), nameIn, nameMsgs);
-  const createBtn = /** @type {HTMLButtonElement} */ (h('button', { type: 'submit', class: 'btn btn-primary', dataset: { testid: 'create-group' } }, 'Create group'));
+    h('label', { class: 'label', for: 'new-group-name' }, t('ui.groups.newName')), nameIn, nameMsgs);
+  const createBtn = /** @type {HTMLButtonElement} */ (h('button', { type: 'submit', class: 'btn btn-primary', dataset: { testid: 'create-group' } }, t('ui.groups.create')));
 
   const linkIn = /** @type {HTMLInputElement} */ (h('input', { id: 'invite-link', type: 'url', autocomplete: 'off', placeholder: 'https://…/g/…', inputmode: 'url' }));
   const linkMsgs = h('div', { class: 'msgs', 'aria-live': 'polite' });
 
   replace(root,
-    topbar('/', 'Home', 'Groups', null),
-    h('p', { class: 'intro muted' }, 'A group keeps its plays, players and leaderboards together. Whoever has its invite link is in it.'),
+    topbar('/', t('ui.nav.home'), t('ui.group.groups'), null),
+    h('p', { class: 'intro muted' }, t('ui.groups.intro')),
     list,
     h('form', { class: 'panel new-group', novalidate: true, on: { submit: create } },
-      h('h2', {}, 'Create a group'),
+      h('h2', {}, t('ui.groups.createTitle')),
       nameField,
       createBtn),
     h('form', { class: 'panel join-group', novalidate: true, on: { submit: join } },
-      h('h2', {}, 'Join a group'),
-      h('div', { class: 'field' }, h('label', { class: 'label', for: 'invite-link' }, 'Invite link'), linkIn,
-        h('p', { class: 'hint' }, 'Or scan the group’s QR code with the camera.'), linkMsgs),
-      h('button', { type: 'submit', class: 'btn' }, 'Join')));
+      h('h2', {}, t('ui.groups.joinTitle')),
+      h('div', { class: 'field' }, h('label', { class: 'label', for: 'invite-link' }, t('ui.groups.inviteLink')), linkIn,
+        h('p', { class: 'hint' }, t('ui.groups.orScan')), linkMsgs),
+      h('button', { type: 'submit', class: 'btn' }, t('ui.home.join'))));
 
   /** @param {Event} e */
   async function create(e) {
@@ -73,7 +73,7 @@ export function groupsScreen(root) {
     nameField.classList.remove('has-error');
     const name = nameIn.value.trim();
     if (!name) {
-      fieldError(nameField, nameMsgs, 'Give the group a name.');
+      fieldError(nameField, nameMsgs, t('ui.groups.needName'));
       nameIn.focus();
       return;
     }
@@ -95,7 +95,7 @@ export function groupsScreen(root) {
     const raw = linkIn.value.trim();
     const m = /\/g\/([A-Za-z0-9]+)\/?$/.exec(raw) ?? /^([A-Za-z0-9]+)$/.exec(raw);
     if (!m) {
-      fieldError(/** @type {HTMLElement} */ (linkIn.parentElement), linkMsgs, 'Paste the whole invite link, ending in /g/ and the group’s code.');
+      fieldError(/** @type {HTMLElement} */ (linkIn.parentElement), linkMsgs, t('ui.groups.badLink'));
       return;
     }
     navigate(`/g/${groupId(m[1])}`);
@@ -114,42 +114,42 @@ export async function groupScreen(root, rawId) {
   rememberGroup({ id: g.id, name: g.name });
   const isCur = currentGroup() === g.id;
   const q = new URLSearchParams(location.search);
-  const notice = q.has('created') ? 'Your group is ready and is now the current group. Show the others this code, or send them the link.'
-    : q.has('imported') ? 'Imported: this is now the current group, with its history.' : '';
+  const notice = q.has('created') ? t('ui.groups.created')
+    : q.has('imported') ? t('ui.groups.imported') : '';
 
   const fileIn = /** @type {HTMLInputElement} */ (h('input', { id: 'import-file', type: 'file', accept: '.json,application/json', class: 'file-input' }));
   const importMsgs = h('div', { class: 'msgs', 'aria-live': 'polite' });
   fileIn.addEventListener('change', () => importFile());
 
   replace(root,
-    topbar('/groups', 'Groups', g.name, null),
+    topbar('/groups', t('ui.group.groups'), groupTitle(g.id, g.name), null),
     notice ? h('p', { class: 'notice done-note', role: 'status' }, notice) : null,
     h('div', { class: 'group-current' },
       isCur
-        ? h('p', { class: 'tag-line' }, h('span', { class: 'tag' }, 'Current group'), ' New tables and plays are kept here.')
+        ? h('p', { class: 'tag-line' }, h('span', { class: 'tag' }, t('ui.groups.currentGroup')), ' ', t('ui.groups.keptHere'))
         : h('button', {
           type: 'button', class: 'btn btn-primary btn-wide', dataset: { testid: 'switch-group' },
           on: { click: () => { setCurrentGroup({ id: g.id, name: g.name }); navigate(`/groups/${g.id}`, { replace: true }); } },
-        }, 'Make this the current group')),
+        }, t('ui.groups.makeCurrent'))),
     invitePanel(root, g),
     h('section', { class: 'panel data-panel', 'aria-labelledby': 'data-title' },
-      h('h2', { id: 'data-title' }, 'Your data'),
-      h('p', { class: 'muted' }, 'Take the whole history with you, or open the plays in a spreadsheet.'),
+      h('h2', { id: 'data-title' }, t('ui.groups.data')),
+      h('p', { class: 'muted' }, t('ui.groups.dataText')),
       h('div', { class: 'row-actions' },
-        h('a', { class: 'btn', href: groupPath(g.id, '/export'), download: `insectscore-${g.id}.json`, dataset: { testid: 'export-json' } }, 'Download JSON'),
-        h('a', { class: 'btn', href: groupPath(g.id, '/plays.csv'), download: `insectscore-${g.id}-plays.csv`, dataset: { testid: 'export-csv' } }, 'Plays as CSV')),
+        h('a', { class: 'btn', href: groupPath(g.id, '/export'), download: `insectscore-${g.id}.json`, dataset: { testid: 'export-json' } }, t('ui.groups.exportJSON')),
+        h('a', { class: 'btn', href: groupPath(g.id, '/plays.csv'), download: `insectscore-${g.id}-plays.csv`, dataset: { testid: 'export-csv' } }, t('ui.groups.exportCSV'))),
       h('div', { class: 'field import-field' },
-        h('label', { class: 'label', for: 'import-file' }, 'Import a group from a JSON export'),
+        h('label', { class: 'label', for: 'import-file' }, t('ui.groups.import')),
         fileIn,
-        h('p', { class: 'hint' }, 'The group comes in with all its plays and becomes your current group.'),
+        h('p', { class: 'hint' }, t('ui.groups.importHint')),
         importMsgs)),
     g.id !== DEFAULT_GROUP ? h('section', { class: 'panel' },
-      h('h2', {}, 'Leave'),
-      h('p', { class: 'muted' }, 'Forget this group on this phone. Its history stays on the server; the invite link brings you back.'),
+      h('h2', {}, t('ui.groups.leave')),
+      h('p', { class: 'muted' }, t('ui.groups.leaveText')),
       h('button', {
         type: 'button', class: 'btn btn-danger-quiet',
         on: { click: () => { forgetGroup(g.id); navigate('/groups', { replace: true }); } },
-      }, 'Forget on this phone')) : null);
+      }, t('ui.groups.forget'))) : null);
 
   async function importFile() {
     replace(importMsgs);
@@ -186,19 +186,19 @@ function invitePanel(root, g) {
     const s = openSheet({
       host: root, title: `Join ${g.name}`,
       body: h('div', { class: 'qr-big-body' },
-        h('img', { class: 'qr qr-big', src: qrSrc, width: 600, height: 600, alt: `QR code that opens ${g.inviteUrl}` }),
-        h('p', { class: 'muted' }, 'Scan with the phone’s camera.')),
-      actions: [h('button', { type: 'button', class: 'btn', on: { click: () => s.close() } }, 'Done')],
+        h('img', { class: 'qr qr-big', src: qrSrc, width: 600, height: 600, alt: t('ui.groups.qrAlt', { url: g.inviteUrl }) }),
+        h('p', { class: 'muted' }, t('ui.groups.scan'))),
+      actions: [h('button', { type: 'button', class: 'btn', on: { click: () => s.close() } }, t('ui.common.done'))],
     });
   };
   const canShare = typeof navigator.share === 'function';
   return h('section', { class: 'panel invite-panel', 'aria-labelledby': 'invite-title' },
-    h('h2', { id: 'invite-title' }, 'Invite'),
-    h('p', { class: 'muted' }, 'Whoever opens this link is in the group: they see its history and their plays count here.'),
+    h('h2', { id: 'invite-title' }, t('ui.groups.invite')),
+    h('p', { class: 'muted' }, t('ui.groups.inviteText')),
     h('div', { class: 'join-body' },
-      h('button', { type: 'button', class: 'qr-btn', 'aria-label': 'Show the QR code bigger', on: { click: enlarge } },
-        h('img', { class: 'qr', src: qrSrc, width: 220, height: 220, alt: `QR code that opens ${g.inviteUrl}`, dataset: { testid: 'group-qr' } })),
-      h('label', { class: 'sr-only', for: 'invite-url' }, 'Invite link'),
+      h('button', { type: 'button', class: 'qr-btn', 'aria-label': t('ui.groups.qrBigger'), on: { click: enlarge } },
+        h('img', { class: 'qr', src: qrSrc, width: 220, height: 220, alt: t('ui.groups.qrAlt', { url: g.inviteUrl }), dataset: { testid: 'group-qr' } })),
+      h('label', { class: 'sr-only', for: 'invite-url' }, t('ui.groups.inviteLink')),
       h('div', { class: 'join-link' },
         url,
         h('button', {
@@ -207,22 +207,22 @@ function invitePanel(root, g) {
             click: async () => {
               try {
                 await navigator.clipboard.writeText(g.inviteUrl);
-                copied.textContent = 'Link copied.';
+                copied.textContent = t('ui.groups.copied');
               } catch {
                 url.focus();
                 url.select();
-                copied.textContent = 'Select the link and copy it.';
+                copied.textContent = t('ui.groups.copyByHand');
               }
             },
           },
-        }, 'Copy')),
+        }, t('ui.groups.copy'))),
       canShare ? h('button', {
         type: 'button', class: 'btn btn-primary btn-wide',
         on: {
-          click: () => navigator.share({ title: `Join ${g.name} on insectscore`, text: `Our board game scores: join ${g.name}.`, url: g.inviteUrl })
+          click: () => navigator.share({ title: t('ui.groups.shareTitle', { name: g.name }), text: t('ui.groups.shareText', { name: g.name }), url: g.inviteUrl })
             .catch(() => { /* closed without sharing */ }),
         },
-      }, 'Share the invite') : null,
+      }, t('ui.groups.share')) : null,
       copied));
 }
 
@@ -240,24 +240,24 @@ export async function joinGroupScreen(root, rawId) {
   } catch (err) {
     if (!(err instanceof ApiError) || err.status !== 404) throw err;
     replace(root,
-      topbar('/', 'Home', 'Invite not found', null),
+      topbar('/', t('ui.nav.home'), t('ui.groups.inviteNotFound'), null),
       h('div', { class: 'panel empty-state', role: 'alert' },
-        h('p', {}, 'This invite does not lead to a group on this server. Ask for the link again, and check it was copied whole.'),
-        h('a', { class: 'btn btn-primary', href: '/groups' }, 'Groups')));
+        h('p', {}, t('ui.groups.inviteNotHere')),
+        h('a', { class: 'btn btn-primary', href: '/groups' }, t('ui.group.groups'))));
     return;
   }
   const was = currentGroup();
   setCurrentGroup({ id: g.id, name: g.name });
   replace(root,
-    topbar('/', 'Home', `You joined ${g.name}`, null),
+    topbar('/', t('ui.nav.home'), t('ui.groups.joined', { name: g.name }), null),
     h('div', { class: 'panel joined', role: 'status' },
       h('p', {}, was === g.id
-        ? `${g.name} was already your group on this phone.`
-        : `${g.name} is now your current group: the tables you start and the plays you log are kept there, and you see its history.`),
+        ? t('ui.groups.already', { name: g.name })
+        : t('ui.groups.nowCurrent', { name: g.name })),
       h('div', { class: 'row-actions' },
-        h('a', { class: 'btn btn-primary', href: '/leaderboards' }, 'Leaderboards'),
-        h('a', { class: 'btn', href: '/history' }, 'History'),
-        h('a', { class: 'btn btn-quiet', href: '/' }, 'Score a game'))));
+        h('a', { class: 'btn btn-primary', href: '/leaderboards' }, t('ui.home.leaderboards')),
+        h('a', { class: 'btn', href: '/history' }, t('ui.home.history')),
+        h('a', { class: 'btn btn-quiet', href: '/' }, t('ui.home.title')))));
 }
 
 /**

@@ -5,6 +5,7 @@
 // every screen that asks for names), and a note with an Undo button.
 
 import { h, replace } from '../ui/dom.js';
+import { date, number, ordinal as nth, t } from '../ui/i18n.js';
 import {
   ApiError, DEFAULT_GROUP, copyOf, currentGroup, groupName, groupPath, keepCopy, listGames, request, setCurrentGroup, unreachable,
 } from '../sync/api.js';
@@ -21,8 +22,7 @@ import { openSheet } from '../ui/sheet.js';
  * @param {number} n
  */
 export function ordinal(n) {
-  const s = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' }[n % 10] ?? 'th');
-  return `${n}${s}`;
+  return nth(n);
 }
 
 /** MIN_RATED_PLAYS is how many plays with others a rating needs (the server's MinRatedPlays). */
@@ -66,9 +66,7 @@ export function shortName(name) {
  * @param {string} iso
  */
 export function longDate(iso) {
-  return new Date(iso).toLocaleString(undefined, {
-    weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit',
-  });
+  return date(iso, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
 }
 
 /**
@@ -76,7 +74,7 @@ export function longDate(iso) {
  * @param {string} iso
  */
 export function dayDate(iso) {
-  return new Date(iso).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
+  return date(iso, { day: 'numeric', month: 'short', year: 'numeric' });
 }
 
 /**
@@ -85,8 +83,8 @@ export function dayDate(iso) {
  */
 export function duration(seconds) {
   const m = Math.round(seconds / 60);
-  if (m < 60) return `${m} min`;
-  return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
+  if (m < 60) return t('ui.duration.minutes', { m });
+  return t('ui.duration.hours', { h: Math.floor(m / 60), m: String(m % 60).padStart(2, '0') });
 }
 
 /**
@@ -94,7 +92,7 @@ export function duration(seconds) {
  * @param {number} rate
  */
 export function percent(rate) {
-  return `${Math.round(rate * 100)}%`;
+  return number(rate, { style: 'percent', maximumFractionDigits: 0 });
 }
 
 /**
@@ -102,7 +100,7 @@ export function percent(rate) {
  * @param {number | null | undefined} n
  */
 export function decimal(n) {
-  return n === null || n === undefined ? '–' : (Math.round(n * 10) / 10).toFixed(1);
+  return n === null || n === undefined ? '–' : number(Math.round(n * 10) / 10, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 }
 
 /**
@@ -128,10 +126,10 @@ export function playItems(plays, names, opts = {}) {
           h('span', { class: 'play-results' }, ranked.map((r, i) => [
             i > 0 ? h('span', { class: 'sep', 'aria-hidden': 'true' }, ' · ') : null,
             h('span', { class: ['play-who', r.winner && 'won', opts.me === r.playerId && 'me'] },
-              h('span', { class: 'sr-only' }, `${ordinal(r.rank)}: `),
+              h('span', { class: 'sr-only' }, t('ui.plays.rankPrefix', { rank: ordinal(r.rank) })),
           r.winner ? h('span', { class: 'crown', 'aria-hidden': 'true' }, '★ ') : null,
               r.player, ' ', h('span', { class: 'play-total' }, hotel ? `${r.total}/6` : String(r.total)),
-              r.winner ? h('span', { class: 'sr-only' }, ' (won)') : null)])),
+              r.winner ? h('span', { class: 'sr-only' }, t('ui.plays.wonSuffix')) : null)])),
           p.location ? h('span', { class: 'play-where', dataset: { testid: 'play-where' } }, p.location) : null),
         h('span', { class: 'chev', 'aria-hidden': 'true' }, '›')));
   });
@@ -165,7 +163,7 @@ export function confirmSheet(host, title, body, yes, action) {
   }, yes));
   const s = openSheet({
     host, title, body: h('div', { class: 'confirm-body' }, h('p', {}, body), msg),
-    actions: [h('button', { type: 'button', class: 'btn', on: { click: () => s.close() } }, 'Cancel'), yesBtn],
+    actions: [h('button', { type: 'button', class: 'btn', on: { click: () => s.close() } }, t('ui.common.cancel')), yesBtn],
   });
   return s;
 }
@@ -195,17 +193,20 @@ export async function inGroup(root, request) {
  * @param {any} err
  */
 function groupTrouble(root, err) {
-  if (!(err instanceof ApiError) || err.status !== 404 || !/^no group\b/i.test(err.detail) || currentGroup() === DEFAULT_GROUP) return false;
+  if (!(err instanceof ApiError) || err.status !== 404 || currentGroup() === DEFAULT_GROUP) return false;
+  // The detail is in the app's language: the group's id in it says it is
+  // the group the server does not know (not a play or a player in it).
+  if (!err.detail.includes(`"${currentGroup()}"`)) return false;
   replace(root,
-    topbar('/', 'Home', 'Group not found', null),
+    topbar('/', t('ui.nav.home'), t('ui.group.notFound'), null),
     h('div', { class: 'panel empty-state', role: 'alert' },
-      h('p', {}, `This server does not know the group this phone is in (${groupName(currentGroup()) || currentGroup()}). Open its invite link again, or switch group.`),
+      h('p', {}, t('ui.group.unknownHere', { group: groupName(currentGroup()) || currentGroup() })),
       h('div', { class: 'row-actions' },
-        h('a', { class: 'btn', href: '/groups' }, 'Groups'),
+        h('a', { class: 'btn', href: '/groups' }, t('ui.group.groups')),
         h('button', {
           type: 'button', class: 'btn btn-primary',
           on: { click: () => { setCurrentGroup({ id: DEFAULT_GROUP, name: '' }); window.dispatchEvent(new Event('route')); } },
-        }, 'Use the default group'))));
+        }, t('ui.group.useDefault')))));
   return true;
 }
 
@@ -302,7 +303,7 @@ export function undoToast(text, undo, ms) {
     h('button', {
       type: 'button', class: 'btn', dataset: { testid: 'undo' },
       on: { click: () => { dismissUndo(); undo(); } },
-    }, 'Undo'));
+    }, t('ui.common.undo')));
   document.body.append(el);
   undoNote = { el, timer: setTimeout(dismissUndo, ms) };
 }

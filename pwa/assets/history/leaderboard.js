@@ -8,9 +8,10 @@
 // ratings are updating, and redraws itself until they are done.
 
 import { h, replace } from '../ui/dom.js';
+import { plural, t } from '../ui/i18n.js';
 import { ApiError, getLeaderboard, listGames, listPlays } from '../sync/api.js';
 import { currentGroup } from '../sync/api.js';
-import { navigate } from '../router.js';
+import { navigate } from './history.js';
 import { MIN_RATED_PLAYS, decimal, inGroup, percent, shortName, topbar } from './historyui.js';
 
 /** @typedef {import('../sync/api.js').LeaderboardEntry} LeaderboardEntry */
@@ -54,12 +55,12 @@ export async function leaderboardScreen(root, game) {
     return;
   }
   const spec = games.find((g) => g.id === game);
-  if (!spec) throw new ApiError(404, `There is no game “${game}”.`);
+  if (!spec) throw new ApiError(404, t('ui.game.noSuchGame', { game }));
   const group = currentGroup();
-  const body = h('div', { class: 'lb-body', 'aria-busy': 'true' }, h('p', { class: 'muted' }, 'Loading…'));
+  const body = h('div', { class: 'lb-body', 'aria-busy': 'true' }, h('p', { class: 'muted' }, t('ui.common.loading')));
   replace(root,
-    topbar('/', 'Home', 'Leaderboard'),
-    h('nav', { class: 'game-tabs', 'aria-label': 'Games' }, games.map((g) => h('a', {
+    topbar('/', t('ui.nav.home'), t('ui.lb.title')),
+    h('nav', { class: 'game-tabs', 'aria-label': t('ui.nav.games') }, games.map((g) => h('a', {
       class: 'game-tab', href: `/leaderboards/${g.id}`, 'aria-current': g.id === game ? 'page' : false,
       dataset: { game: g.id },
     }, shortName(g.name)))),
@@ -92,20 +93,19 @@ export async function leaderboardScreen(root, game) {
 function drawBoard(body, board, gameName, game) {
   const updating = board.updating
     ? h('p', { class: 'hint lb-updating', role: 'status', dataset: { testid: 'lb-updating' } },
-      'Ratings are updating… Some figures may be from before the last change; this board refreshes by itself.')
+      t('ui.lb.updating'))
     : null;
   if (board.entries.length === 0) {
     replace(body, updating, h('div', { class: 'panel empty-state' },
-      h('p', {}, `No ${gameName} plays in this group yet.`),
+      h('p', {}, t('ui.lb.empty', { game: gameName })),
       h('div', { class: 'row-actions' },
-        h('a', { class: 'btn btn-primary', href: '/tables/new' }, 'Start a table'),
-        h('a', { class: 'btn', href: `/plays/new?game=${game}` }, 'Log a past play'))));
+        h('a', { class: 'btn btn-primary', href: '/tables/new' }, t('ui.home.startTable')),
+        h('a', { class: 'btn', href: `/plays/new?game=${game}` }, t('ui.lb.logPlay')))));
     return;
   }
   replace(body, updating, leaderboardTable(board.entries, game !== 'insektenhotel', gameName),
     h('p', { class: 'hint lb-note' },
-      `Rating: the skill estimate of OpenSkill, counted cautiously (μ − 3σ), so it grows as the group plays. `
-      + `It shows after ${MIN_RATED_PLAYS} plays with others; before that a player is provisional. Shared wins count as wins.`));
+      t('ui.lb.note', { n: MIN_RATED_PLAYS })));
 }
 
 /**
@@ -121,29 +121,29 @@ function leaderboardTable(entries, points, gameName) {
   const th = (label, abbr) => h('th', { scope: 'col', class: 'num' }, abbr ? h('abbr', { title: label }, abbr) : label);
   return h('div', { class: 'table-scroll lb-scroll' },
     h('table', { class: ['lb', points ? 'lb-points' : 'lb-wins'], dataset: { testid: 'leaderboard' } },
-      h('caption', { class: 'sr-only' }, `${gameName} leaderboard`),
+      h('caption', { class: 'sr-only' }, t('ui.lb.caption', { game: gameName })),
       h('thead', {}, h('tr', {},
-        h('th', { scope: 'col', class: 'pos' }, h('abbr', { title: 'Position' }, '#')),
-        h('th', { scope: 'col', class: 'who-col' }, 'Player'),
-        th('Plays'),
-        th('Wins'),
-        th('Win rate', 'Win %'),
-        points ? th('Average score', 'Avg') : null,
-        points ? th('Best score', 'Best') : null,
-        th('Rating'))),
+        h('th', { scope: 'col', class: 'pos' }, h('abbr', { title: t('ui.lb.position') }, '#')),
+        h('th', { scope: 'col', class: 'who-col' }, t('ui.history.player')),
+        th(t('ui.lb.plays')),
+        th(t('ui.lb.wins')),
+        th(t('ui.lb.winRate'), t('ui.lb.winRateShort')),
+        points ? th(t('ui.lb.average'), t('ui.lb.averageShort')) : null,
+        points ? th(t('ui.lb.best'), t('ui.lb.bestShort')) : null,
+        th(t('ui.lb.rating')))),
       h('tbody', {}, entries.map((e, i) => {
         const more = Math.max(1, MIN_RATED_PLAYS - e.ratedPlays);
         return h('tr', { class: ['lb-row', e.provisional && 'provisional'], dataset: { testid: 'lb-row', playerId: e.playerId } },
           h('td', { class: 'pos' }, String(i + 1)),
           h('th', { scope: 'row', class: 'who-col' },
             h('a', { href: `/players/${e.playerId}`, class: 'lb-name', dataset: { col: 'player' } }, e.player),
-            e.provisional ? h('span', { class: 'prov-badge', dataset: { testid: 'provisional' } }, `provisional, ${more} more play${more === 1 ? '' : 's'}`) : null),
+            e.provisional ? h('span', { class: 'prov-badge', dataset: { testid: 'provisional' } }, plural('ui.lb.provisional', more)) : null),
           h('td', { class: 'num', dataset: { col: 'plays' } }, String(e.plays)),
           h('td', { class: 'num', dataset: { col: 'wins' } }, String(e.wins)),
           h('td', { class: 'num', dataset: { col: 'winRate' } }, percent(e.winRate)),
           points ? h('td', { class: 'num', dataset: { col: 'avg' } }, decimal(e.avgScore)) : null,
           points ? h('td', { class: 'num', dataset: { col: 'best' } }, e.bestScore === null ? '–' : String(e.bestScore)) : null,
           h('td', { class: 'num rating', dataset: { col: 'rating' } },
-            e.rating === null ? h('span', { 'aria-label': 'no rating yet' }, '–') : decimal(e.rating)));
+            e.rating === null ? h('span', { 'aria-label': t('ui.lb.noRating') }, '–') : decimal(e.rating)));
       }))));
 }

@@ -9,11 +9,12 @@
 //   /plays/{id}/edit      edit a recorded play
 
 import { h, replace, uid } from '../ui/dom.js';
+import { t } from '../ui/i18n.js';
 import {
   ApiError, currentGroup, editPlay, getGame, getPlay, listGames, logPlay, markKept, register, unmarkKept,
   getLocal as get, putLocal as put, removeLocal as remove,
 } from '../sync/api.js';
-import { navigate } from '../router.js';
+import { navigate } from './history.js';
 import { field, segmented } from '../ui/widgets.js';
 import { boardRequest, loadForm } from '../games/forms.js';
 import { boardSet } from '../games/boardset.js';
@@ -117,7 +118,7 @@ async function afterSave(sent, done) {
     return;
   }
   sent.catch(() => { /* the outbox shows a refusal */ });
-  navigate('/history', { replace: true, notice: 'The play is kept on this phone and will be logged once the server answers; the bar at the top shows when it is saved.' });
+  navigate('/history', { replace: true, notice: t('ui.log.keptOnPhone') });
 }
 
 /**
@@ -141,7 +142,7 @@ export function keepInHistory(spec, entry) {
         navigate(`/plays/new?game=${spec.id}`);
       },
     },
-  }, 'Keep in history');
+  }, t('ui.log.keep'));
 }
 
 /**
@@ -163,9 +164,9 @@ export async function logPlayScreen(root) {
   if (!names) return undefined;
 
   replace(root,
-    topbar('/history', 'History', 'Log a past play'),
+    topbar('/history', t('ui.home.history'), t('ui.lb.logPlay')),
     segmented({
-      label: 'Game', pointer: '/game', value: game, class: 'game-pick',
+      label: t('ui.history.game'), pointer: '/game', value: game, class: 'game-pick',
       options: games.map((g) => ({ id: g.id, label: shortName(g.name) })),
       onChange: (v) => {
         game = v;
@@ -175,7 +176,7 @@ export async function logPlayScreen(root) {
     }),
     editorHost);
   if (game) await open();
-  else editorHost.append(h('p', { class: 'muted pick-first' }, 'Choose the game you played.'));
+  else editorHost.append(h('p', { class: 'muted pick-first' }, t('ui.log.pickGame')));
   return () => stop?.();
 
   async function open() {
@@ -195,7 +196,7 @@ export async function logPlayScreen(root) {
     };
     fitState(state, spec, form);
     stop = playEditor(editorHost, root, {
-      spec, form, state, names, original: null, saveLabel: 'Save play',
+      spec, form, state, names, original: null, saveLabel: t('ui.log.save'),
       persist: () => saveDraft(state),
       save: async (req) => {
         // A quick score kept in history is marked so, at once: it is not
@@ -231,9 +232,9 @@ export async function editPlayScreen(root, id) {
   };
   fitState(state, spec, form);
   const host = h('div', { class: 'log-editor' });
-  replace(root, topbar(`/plays/${id}`, 'Play', `Edit ${spec.name}`), host);
+  replace(root, topbar(`/plays/${id}`, t('ui.log.play'), t('ui.log.editTitle', { game: spec.name })), host);
   return playEditor(host, root, {
-    spec, form, state, names: knownPlayers(group), saveLabel: 'Save changes',
+    spec, form, state, names: knownPlayers(group), saveLabel: t('ui.log.saveChanges'),
     original: { finished, minutes, finishedAt: play.finishedAt, startedAt: play.startedAt },
     persist: () => {},
     save: async (req) => {
@@ -306,10 +307,10 @@ function playEditor(host, root, o) {
   const saveBtn = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'btn btn-primary', dataset: { testid: 'save-play' }, on: { click: save } }, o.saveLabel));
   const boards = boardSet({
     spec, form, state, root, action: saveBtn, liveNames: false,
-    names: o.names, namePlaceholder: 'Who played',
+    names: o.names, namePlaceholder: t('ui.log.whoPlayed'),
     persist: o.persist,
     newName: () => '',
-    note: (result) => (result && !result.complete ? 'not finished yet' : result?.complete ? 'ready to save' : ''),
+    note: (result) => (result && !result.complete ? t('ui.log.notFinished') : result?.complete ? t('ui.log.ready') : ''),
   });
 
   const finishedIn = /** @type {HTMLInputElement} */ (h('input', {
@@ -317,19 +318,19 @@ function playEditor(host, root, o) {
     on: { change: () => { state.finished = finishedIn.value; boards.changed(); } },
   }));
   const minutesIn = /** @type {HTMLInputElement} */ (h('input', {
-    id: uid('mins'), type: 'number', inputmode: 'numeric', min: 1, max: 1440, step: 1, value: state.minutes, placeholder: 'not known', class: 'minutes',
+    id: uid('mins'), type: 'number', inputmode: 'numeric', min: 1, max: 1440, step: 1, value: state.minutes, placeholder: t('ui.play.notKnown'), class: 'minutes',
     on: { input: () => { state.minutes = minutesIn.value; boards.changed(); } },
   }));
 
   replace(host,
     boards.body,
     h('section', { class: 'panel when', 'aria-labelledby': `${finishedIn.id}-h` },
-      h('h2', { id: `${finishedIn.id}-h` }, 'When'),
+      h('h2', { id: `${finishedIn.id}-h` }, t('ui.log.when')),
       h('div', { class: 'field-pair' },
-        field({ label: 'Finished', pointer: '/finishedAt', control: finishedIn, id: finishedIn.id }),
-        field({ label: 'Length (minutes)', pointer: '/startedAt', control: minutesIn, id: minutesIn.id }))),
+        field({ label: t('ui.play.finished'), pointer: '/finishedAt', control: finishedIn, id: finishedIn.id }),
+        field({ label: t('ui.log.minutes'), pointer: '/startedAt', control: minutesIn, id: minutesIn.id }))),
     h('section', { class: 'panel when', 'aria-labelledby': `${finishedIn.id}-n` },
-      h('h2', { id: `${finishedIn.id}-n` }, 'Where and who started'),
+      h('h2', { id: `${finishedIn.id}-n` }, t('ui.log.whereWho')),
       notesFields(state, () => state.players.map(playerName), () => o.persist())),
     boards.bar);
 

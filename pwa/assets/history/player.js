@@ -5,8 +5,9 @@
 // another player directly.
 
 import { h, replace } from '../ui/dom.js';
+import { plural, t } from '../ui/i18n.js';
 import { ApiError, currentGroup, deletingPlays, getPlayer, groupPlayers, listGames, mergePlayer, playerRatings, renamePlayer } from '../sync/api.js';
-import { navigate } from '../router.js';
+import { navigate } from './history.js';
 import { openSheet } from '../ui/sheet.js';
 import { ratingChart, scoreHistogram } from '../ui/charts.js';
 import { MIN_RATED_PLAYS, dayDate, decimal, gameNames, inGroup, percent, playItems, shortName, topbar } from './historyui.js';
@@ -34,7 +35,7 @@ export async function playerScreen(root, id) {
   const recent = st.recent.filter((p) => !gone.has(p.id));
 
   const sections = games.map((g) => gameSection(g, who, names.get(g.game) ?? g.game, group, id));
-  const picker = games.length > 1 ? h('div', { class: 'game-tabs', role: 'tablist', 'aria-label': 'Games' }, games.map((g, i) => h('button', {
+  const picker = games.length > 1 ? h('div', { class: 'game-tabs', role: 'tablist', 'aria-label': t('ui.nav.games') }, games.map((g, i) => h('button', {
     type: 'button', role: 'tab', class: 'game-tab', id: `ptab-${g.game}`, 'aria-controls': `pgame-${g.game}`,
     'aria-selected': String(g === shown), tabindex: g === shown ? 0 : -1, dataset: { game: g.game },
     on: { click: () => show(i) },
@@ -48,28 +49,28 @@ export async function playerScreen(root, id) {
   });
 
   replace(root,
-    topbar(shown ? `/leaderboards/${shown.game}` : '/leaderboards', 'Leaderboard', who),
-    games.length === 0 ? h('div', { class: 'panel empty-state' }, h('p', {}, `${who} has no plays yet.`)) : null,
+    topbar(shown ? `/leaderboards/${shown.game}` : '/leaderboards', t('ui.lb.title'), who),
+    games.length === 0 ? h('div', { class: 'panel empty-state' }, h('p', {}, t('ui.player.noPlays', { who }))) : null,
     picker,
     sections,
     recent.length ? h('section', { class: 'recent' },
-      h('h2', {}, 'Recent plays'),
+      h('h2', {}, t('ui.player.recent')),
       h('ol', { class: 'play-list' }, playItems(recent, names, { me: id })),
-      h('a', { class: 'btn btn-quiet', href: `/history?player=${id}` }, `All plays of ${who}`)) : null,
+      h('a', { class: 'btn btn-quiet', href: `/history?player=${id}` }, t('ui.player.allPlays', { who }))) : null,
     h('section', { class: 'panel player-admin' },
-      h('h2', {}, 'Same person, two names?'),
-      h('p', { class: 'muted' }, 'Fix a typo by renaming; if the right name is taken, merge the two: the plays move over.'),
+      h('h2', {}, t('ui.player.twoNames')),
+      h('p', { class: 'muted' }, t('ui.player.twoNamesText')),
       h('div', { class: 'row-actions' },
-        h('button', { type: 'button', class: 'btn', dataset: { testid: 'rename' }, on: { click: () => renameSheet(root, group, st.player) } }, 'Rename'),
-        h('button', { type: 'button', class: 'btn', dataset: { testid: 'merge' }, on: { click: () => mergeSheet(root, group, st.player) } }, 'Merge into…'))));
+        h('button', { type: 'button', class: 'btn', dataset: { testid: 'rename' }, on: { click: () => renameSheet(root, group, st.player) } }, t('ui.player.rename')),
+        h('button', { type: 'button', class: 'btn', dataset: { testid: 'merge' }, on: { click: () => mergeSheet(root, group, st.player) } }, t('ui.player.mergeInto')))));
 
   /** @param {number} i */
   function show(i) {
     shown = games[i];
     sections.forEach((s, k) => { s.hidden = k !== i; });
-    picker?.querySelectorAll('[role=tab]').forEach((t, k) => {
-      t.setAttribute('aria-selected', String(k === i));
-      t.setAttribute('tabindex', k === i ? '0' : '-1');
+    picker?.querySelectorAll('[role=tab]').forEach((tab, k) => {
+      tab.setAttribute('aria-selected', String(k === i));
+      tab.setAttribute('tabindex', k === i ? '0' : '-1');
     });
     const q = new URLSearchParams(location.search);
     q.set('game', shown.game);
@@ -96,41 +97,41 @@ function gameSection(g, who, gameName, group, id) {
     // A <dl> holds only its term groups: the notes follow it, in the same panel.
     h('div', { class: 'stats panel' },
       h('dl', { class: 'stats-list' },
-        stat('Plays', String(g.plays), 'plays'),
-        stat('Wins', String(g.wins), 'wins'),
-        stat('Win rate', percent(g.winRate), 'winRate'),
-        points ? stat('Average', decimal(g.avgScore), 'avg') : null,
-        points ? stat('Best', g.bestScore === null ? '–' : String(g.bestScore), 'best') : null,
-        stat('Rating', g.rating === null ? '–' : decimal(g.rating), 'rating')),
-      g.provisional ? h('p', { class: 'prov-badge stat-note' }, `provisional, ${more} more play${more === 1 ? '' : 's'} with others`) : null,
-      h('p', { class: 'stat-note muted' }, `Last played ${dayDate(g.lastPlayedAt)}`)),
+        stat(t('ui.lb.plays'), String(g.plays), 'plays'),
+        stat(t('ui.lb.wins'), String(g.wins), 'wins'),
+        stat(t('ui.lb.winRate'), percent(g.winRate), 'winRate'),
+        points ? stat(t('ui.player.average'), decimal(g.avgScore), 'avg') : null,
+        points ? stat(t('ui.lb.bestShort'), g.bestScore === null ? '–' : String(g.bestScore), 'best') : null,
+        stat(t('ui.lb.rating'), g.rating === null ? '–' : decimal(g.rating), 'rating')),
+      g.provisional ? h('p', { class: 'prov-badge stat-note' }, plural('ui.player.provisional', more)) : null,
+      h('p', { class: 'stat-note muted' }, t('ui.player.lastPlayed', { date: dayDate(g.lastPlayedAt) }))),
     h('section', { class: 'panel chart-panel' },
-      h('h2', {}, 'Rating over time'),
+      h('h2', {}, t('ui.player.ratingOverTime')),
       g.ratingHistory.length
         ? h('figure', { class: 'chart-fig', dataset: { testid: 'rating-chart' } }, ratingChart(g.ratingHistory, who))
-        : h('p', { class: 'muted' }, 'No plays with others yet: a rating needs opponents.'),
+        : h('p', { class: 'muted' }, t('ui.player.noOpponents')),
       g.ratingHistoryNext ? ratingPager(g, who, group, id) : null),
     points && g.scores.length ? h('section', { class: 'panel chart-panel' },
-      h('h2', {}, 'Scores'),
+      h('h2', {}, t('ui.player.scores')),
       h('figure', { class: 'chart-fig', dataset: { testid: 'score-histogram' } }, scoreHistogram(g.scores, who, 'points'))) : null,
     g.headToHead.length ? h('section', { class: 'panel h2h' },
-      h('h2', {}, 'Head to head'),
+      h('h2', {}, t('ui.player.h2h')),
       h('div', { class: 'table-scroll' },
         h('table', { class: 'h2h-table', dataset: { testid: 'head-to-head' } },
-          h('caption', { class: 'sr-only' }, `${who} against each opponent in ${gameName}: plays together, and who finished ahead`),
+          h('caption', { class: 'sr-only' }, t('ui.player.h2hCaption', { who, game: gameName })),
           h('thead', {}, h('tr', {},
-            h('th', { scope: 'col' }, 'Opponent'),
-            h('th', { scope: 'col', class: 'num' }, 'Plays'),
-            h('th', { scope: 'col', class: 'num' }, h('abbr', { title: `${who} finished ahead` }, 'Won')),
-            h('th', { scope: 'col', class: 'num' }, h('abbr', { title: `${who} finished behind` }, 'Lost')),
-            h('th', { scope: 'col', class: 'num' }, h('abbr', { title: 'Level' }, 'Tied')))),
+            h('th', { scope: 'col' }, t('ui.player.opponent')),
+            h('th', { scope: 'col', class: 'num' }, t('ui.lb.plays')),
+            h('th', { scope: 'col', class: 'num' }, h('abbr', { title: t('ui.player.aheadTitle', { who }) }, t('ui.player.won'))),
+            h('th', { scope: 'col', class: 'num' }, h('abbr', { title: t('ui.player.behindTitle', { who }) }, t('ui.player.lost'))),
+            h('th', { scope: 'col', class: 'num' }, h('abbr', { title: t('ui.player.levelTitle') }, t('ui.player.tied'))))),
           h('tbody', {}, g.headToHead.map((o) => h('tr', {},
             h('th', { scope: 'row' }, h('a', { href: `/players/${o.opponentId}?game=${g.game}` }, o.opponent)),
             h('td', { class: 'num' }, String(o.plays)),
             h('td', { class: 'num' }, String(o.wins)),
             h('td', { class: 'num' }, String(o.losses)),
             h('td', { class: 'num' }, String(o.ties))))))),
-      h('p', { class: 'hint' }, 'Won and lost count the plays where one of the two finished ahead of the other.')) : null);
+      h('p', { class: 'hint' }, t('ui.player.h2hNote'))) : null);
 }
 
 /**
@@ -147,9 +148,9 @@ function ratingPager(g, who, group, id) {
   const pages = [{ points: g.ratingHistory, next: g.ratingHistoryNext }];
   let at = 0;
   const problem = h('p', { class: 'msg msg-error', role: 'alert', hidden: true });
-  const earlier = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'btn btn-quiet', dataset: { testid: 'ratings-earlier' }, on: { click: () => turn(1) } }, 'Earlier'));
-  const later = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'btn btn-quiet', dataset: { testid: 'ratings-later' }, disabled: true, on: { click: () => turn(-1) } }, 'Later'));
-  const pager = h('div', { class: 'row-actions', role: 'group', 'aria-label': 'Rating pages' }, earlier, later, problem);
+  const earlier = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'btn btn-quiet', dataset: { testid: 'ratings-earlier' }, on: { click: () => turn(1) } }, t('ui.player.earlier')));
+  const later = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'btn btn-quiet', dataset: { testid: 'ratings-later' }, disabled: true, on: { click: () => turn(-1) } }, t('ui.player.later')));
+  const pager = h('div', { class: 'row-actions', role: 'group', 'aria-label': t('ui.player.ratingPages') }, earlier, later, problem);
 
   /** @param {number} step 1 for earlier ratings, -1 for later ones */
   async function turn(step) {
@@ -187,12 +188,12 @@ function renameSheet(root, group, player) {
   }));
   const msgs = h('div', { class: 'msgs', 'aria-live': 'polite' });
   const field = h('div', { class: 'field', dataset: { pointer: '/name' } },
-    h('label', { class: 'label', for: 'rename-input' }, 'Name'), input, msgs);
+    h('label', { class: 'label', for: 'rename-input' }, t('ui.score.name')), input, msgs);
   const body = h('form', { class: 'editor', novalidate: true, on: { submit: (/** @type {Event} */ e) => { e.preventDefault(); save(); } } }, field);
-  const saveBtn = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'btn btn-primary', dataset: { testid: 'rename-save' }, on: { click: save } }, 'Save'));
+  const saveBtn = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'btn btn-primary', dataset: { testid: 'rename-save' }, on: { click: save } }, t('ui.common.save')));
   const s = openSheet({
-    host: root, title: `Rename ${player.name}`, body,
-    actions: [h('button', { type: 'button', class: 'btn', on: { click: () => s.close() } }, 'Cancel'), saveBtn],
+    host: root, title: t('ui.player.renameTitle', { name: player.name }), body,
+    actions: [h('button', { type: 'button', class: 'btn', on: { click: () => s.close() } }, t('ui.common.cancel')), saveBtn],
   });
   input.select();
 
@@ -245,13 +246,13 @@ function renameSheet(root, group, player) {
           }
         },
       },
-    }, `Merge into ${other}`));
+    }, t('ui.player.mergeIntoName', { other })));
     replace(body, h('div', { class: 'merge-offer', dataset: { testid: 'merge-question' } },
-      h('p', {}, h('strong', {}, `“${other}” is already a player of this group.`)),
-      h('p', {}, `Are ${player.name} and ${other} the same person? Merging moves every play of ${player.name} to ${other}, and ${player.name} goes.`),
+      h('p', {}, h('strong', {}, t('ui.player.taken', { other }))),
+      h('p', {}, t('ui.player.samePerson', { name: player.name, other })),
       problem));
     const actions = s.dialog.querySelector('.sheet-actions');
-    if (actions) replace(actions, h('button', { type: 'button', class: 'btn', on: { click: () => s.close() } }, 'Keep apart'), yes);
+    if (actions) replace(actions, h('button', { type: 'button', class: 'btn', on: { click: () => s.close() } }, t('ui.player.keepApart')), yes);
     yes.focus();
   }
 }
@@ -266,7 +267,7 @@ async function mergeSheet(root, group, player) {
   const { players } = await groupPlayers(group);
   const others = players.filter((p) => p.id !== player.id);
   const sel = /** @type {HTMLSelectElement} */ (h('select', { id: 'merge-into' },
-    h('option', { value: '' }, 'Choose a player…'),
+    h('option', { value: '' }, t('ui.player.choose')),
     others.map((p) => h('option', { value: p.id }, p.name))));
   const problem = h('p', { class: 'msg msg-error', role: 'alert', hidden: true });
   const yes = /** @type {HTMLButtonElement} */ (h('button', {
@@ -274,7 +275,7 @@ async function mergeSheet(root, group, player) {
     on: {
       click: async () => {
         if (!sel.value) {
-          problem.textContent = 'Choose the player to merge into.';
+          problem.textContent = t('ui.player.chooseMerge');
           problem.hidden = false;
           sel.focus();
           return;
@@ -291,15 +292,15 @@ async function mergeSheet(root, group, player) {
         }
       },
     },
-  }, 'Merge'));
+  }, t('ui.player.merge')));
   const s = openSheet({
-    host: root, title: `Merge ${player.name} into…`,
+    host: root, title: t('ui.player.mergeTitle', { name: player.name }),
     body: h('div', { class: 'editor' },
       others.length
-        ? h('div', { class: 'field' }, h('label', { class: 'label', for: 'merge-into' }, 'The player they really are'), sel,
-          h('p', { class: 'hint' }, `Every play of ${player.name} moves to that player, and ${player.name} goes. This cannot be undone.`))
-        : h('p', {}, 'There is nobody else in this group yet.'),
+        ? h('div', { class: 'field' }, h('label', { class: 'label', for: 'merge-into' }, t('ui.player.reallyAre')), sel,
+          h('p', { class: 'hint' }, t('ui.player.mergeHint', { name: player.name })))
+        : h('p', {}, t('ui.player.nobodyElse')),
       problem),
-    actions: [h('button', { type: 'button', class: 'btn', on: { click: () => s.close() } }, 'Cancel'), others.length ? yes : null].filter(Boolean),
+    actions: [h('button', { type: 'button', class: 'btn', on: { click: () => s.close() } }, t('ui.common.cancel')), others.length ? yes : null].filter(Boolean),
   });
 }

@@ -3,6 +3,7 @@
 // the play page, and the play page's way to BG Stats.
 
 import { h, uid } from '../ui/dom.js';
+import { t } from '../ui/i18n.js';
 import { field } from '../ui/widgets.js';
 
 /** The longest notes and location the server keeps, in characters. */
@@ -54,7 +55,7 @@ export function notesFields(s, players, changed, places = []) {
   const listId = uid('places');
   const locationIn = /** @type {HTMLInputElement} */ (h('input', {
     id: uid('location'), type: 'text', value: s.location, maxlength: maxLocation, autocomplete: 'off',
-    placeholder: 'Home, the club, …', list: places.length ? listId : undefined, dataset: { testid: 'play-location' },
+    placeholder: t('ui.notes.placePlaceholder'), list: places.length ? listId : undefined, dataset: { testid: 'play-location' },
     on: { input: () => { s.location = locationIn.value; changed(); } },
   }));
   const startSel = /** @type {HTMLSelectElement} */ (h('select', {
@@ -67,7 +68,7 @@ export function notesFields(s, players, changed, places = []) {
     },
   }));
   const notesIn = /** @type {HTMLTextAreaElement} */ (h('textarea', {
-    id: uid('notes'), rows: 3, maxlength: maxNotes, placeholder: 'Anything to remember about this play', dataset: { testid: 'play-notes' },
+    id: uid('notes'), rows: 3, maxlength: maxNotes, placeholder: t('ui.notes.notesPlaceholder'), dataset: { testid: 'play-notes' },
     on: { input: () => { s.notes = notesIn.value; changed(); } },
   }));
   notesIn.value = s.notes;
@@ -76,7 +77,7 @@ export function notesFields(s, players, changed, places = []) {
   function fillStart() {
     const names = players();
     if (Number(s.startPlayer) >= names.length) s.startPlayer = '';
-    startSel.replaceChildren(h('option', { value: '' }, 'Not noted'),
+    startSel.replaceChildren(h('option', { value: '' }, t('ui.notes.notNoted')),
       ...names.map((n, i) => h('option', { value: String(i) }, n)));
     startSel.value = s.startPlayer;
   }
@@ -84,9 +85,9 @@ export function notesFields(s, players, changed, places = []) {
   return h('div', { class: 'play-notes-fields' },
     places.length ? h('datalist', { id: listId }, places.map((p) => h('option', { value: p }))) : null,
     h('div', { class: 'field-pair' },
-      field({ label: 'Location', pointer: '/location', control: locationIn, id: locationIn.id }),
-      field({ label: 'First player', pointer: '/startPlayer', control: startSel, id: startSel.id })),
-    field({ label: 'Notes', pointer: '/notes', control: notesIn, id: notesIn.id }));
+      field({ label: t('ui.history.location'), pointer: '/location', control: locationIn, id: locationIn.id }),
+      field({ label: t('ui.play.firstPlayer'), pointer: '/startPlayer', control: startSel, id: startSel.id })),
+    field({ label: t('ui.play.notes'), pointer: '/notes', control: notesIn, id: notesIn.id }));
 }
 
 /**
@@ -100,6 +101,6 @@ export function bgStatsLink(play) {
   if (!href) return null;
   return h('a', {
     class: 'btn', href, target: '_blank', rel: 'noopener', dataset: { testid: 'bgstats' },
-    title: 'Opens BG Stats with this play, to save it there',
-  }, 'Send to BG Stats');
+    title: t('ui.notes.bgStatsTitle'),
+  }, t('ui.notes.bgStats'));
 }

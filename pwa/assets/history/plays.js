@@ -2,12 +2,13 @@
 // routes in history.js.
 
 import { h, replace } from '../ui/dom.js';
+import { t } from '../ui/i18n.js';
 import {
   ApiError, currentGroup, deletePlay, deletingPlays, editPlay, getGame, getPlay, groupPlayers, listGames, listPlays, newKey, withdraw,
 } from '../sync/api.js';
 import { clearProblems, markProblems } from '../ui/problems.js';
 import { bgStatsLink, maxLocation, notesFields, notesOf, notesRequest } from './playnotes.js';
-import { navigate } from '../router.js';
+import { navigate } from './history.js';
 import { renderResults } from '../games/results.js';
 import { rematchButton } from '../games/score.js';
 import { labelOf } from '../ui/widgets.js';
@@ -38,24 +39,24 @@ export async function historyScreen(root) {
   if (!known) return;
   const { players } = known;
 
-  const list = h('ol', { class: 'play-list', 'aria-label': 'Plays, newest first', dataset: { testid: 'play-list' } });
-  const more = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'btn btn-wide', hidden: true, dataset: { testid: 'load-more' } }, 'Load more'));
+  const list = h('ol', { class: 'play-list', 'aria-label': t('ui.history.listLabel'), dataset: { testid: 'play-list' } });
+  const more = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'btn btn-wide', hidden: true, dataset: { testid: 'load-more' } }, t('ui.history.loadMore')));
   const status = h('p', { class: 'muted list-status', role: 'status' });
   /** @type {string | null} */ let next = null;
   let seq = 0;
 
   const gameSel = /** @type {HTMLSelectElement} */ (h('select', { id: 'filter-game' },
-    h('option', { value: '' }, 'All games'),
+    h('option', { value: '' }, t('ui.history.allGames')),
     games.map((g) => h('option', { value: g.id, selected: g.id === filter.game }, g.name))));
   const playerSel = /** @type {HTMLSelectElement} */ (h('select', { id: 'filter-player' },
-    h('option', { value: '' }, 'Everyone'),
+    h('option', { value: '' }, t('ui.history.everyone')),
     players.map((p) => h('option', { value: p.id, selected: p.id === filter.player }, p.name))));
   // Locations are matched as names are: the ones seen so far are offered.
   const places = h('datalist', { id: 'filter-places' });
   /** @type {Map<string, string>} */ const seen = new Map();
   const placeIn = /** @type {HTMLInputElement} */ (h('input', {
     id: 'filter-location', type: 'search', value: filter.location, maxlength: maxLocation, list: 'filter-places',
-    placeholder: 'Anywhere', autocomplete: 'off', enterkeyhint: 'search',
+    placeholder: t('ui.history.anywhere'), autocomplete: 'off', enterkeyhint: 'search',
   }));
   const refilter = () => {
     filter.game = gameSel.value;
@@ -74,12 +75,12 @@ export async function historyScreen(root) {
   more.addEventListener('click', () => load(false));
 
   replace(root,
-    topbar('/', 'Home', 'History'),
+    topbar('/', t('ui.nav.home'), t('ui.home.history')),
     h('div', { class: 'filters' },
-      h('div', { class: 'field' }, h('label', { class: 'label', for: 'filter-game' }, 'Game'), gameSel),
-      h('div', { class: 'field' }, h('label', { class: 'label', for: 'filter-player' }, 'Player'), playerSel),
-      h('div', { class: 'field filter-wide' }, h('label', { class: 'label', for: 'filter-location' }, 'Location'), placeIn, places)),
-    h('a', { class: 'btn btn-primary btn-wide', href: '/plays/new', dataset: { testid: 'log-play' } }, '+ Log a past play'),
+      h('div', { class: 'field' }, h('label', { class: 'label', for: 'filter-game' }, t('ui.history.game')), gameSel),
+      h('div', { class: 'field' }, h('label', { class: 'label', for: 'filter-player' }, t('ui.history.player')), playerSel),
+      h('div', { class: 'field filter-wide' }, h('label', { class: 'label', for: 'filter-location' }, t('ui.history.location')), placeIn, places)),
+    h('a', { class: 'btn btn-primary btn-wide', href: '/plays/new', dataset: { testid: 'log-play' } }, t('ui.home.logPlay')),
     list, status, more);
   await load(true);
 
@@ -110,7 +111,7 @@ export async function historyScreen(root) {
       next = page.next;
       more.hidden = !next;
       status.textContent = list.children.length === 0
-        ? (filter.game || filter.player || filter.location ? 'No plays match.' : 'No plays yet. Finish a table, or log a game you played.')
+        ? (filter.game || filter.player || filter.location ? t('ui.history.noMatch') : t('ui.history.empty'))
         : '';
     } catch (err) {
       if (mine !== seq) return;
@@ -160,14 +161,14 @@ export async function playScreen(root, id) {
   const del = h('button', {
     type: 'button', class: 'btn btn-danger-quiet', dataset: { testid: 'delete-play' },
     on: {
-      click: () => confirmSheet(root, 'Delete this play?',
-        `The ${spec.name} play of ${dayDate(play.finishedAt)} leaves the history, and the leaderboard forgets it. You can undo it for ${undoFor / 1000} seconds.`,
-        'Delete', () => removePlay(group, id, `${spec.name} play of ${dayDate(play.finishedAt)}`)),
+      click: () => confirmSheet(root, t('ui.play.deleteTitle'),
+        t('ui.play.deleteBody', { game: spec.name, date: dayDate(play.finishedAt), seconds: undoFor / 1000 }),
+        t('ui.play.delete'), () => removePlay(group, id, t('ui.play.what', { game: spec.name, date: dayDate(play.finishedAt) }))),
     },
-  }, 'Delete');
+  }, t('ui.play.delete'));
   const body = renderResults(spec, res, { players: play.results }, {
     actions: [
-      h('a', { class: 'btn btn-primary', href: `/plays/${id}/edit`, dataset: { testid: 'edit-play' } }, 'Edit boards'),
+      h('a', { class: 'btn btn-primary', href: `/plays/${id}/edit`, dataset: { testid: 'edit-play' } }, t('ui.play.editBoards')),
       rematchButton(root, spec, play.results.map((r) => r.player), play.variants ?? {}),
       bgStatsLink(play),
       del,
@@ -181,24 +182,24 @@ export async function playScreen(root, id) {
     const r = play.results[i];
     if (name && r) name.replaceChildren(h('a', { href: `/players/${r.playerId}` }, r.player));
     if (r && name && fold(r.nameAsEntered) !== fold(r.player)) {
-      name.after(h('span', { class: 'as-entered muted' }, `entered as “${r.nameAsEntered}”`));
+      name.after(h('span', { class: 'as-entered muted' }, t('ui.play.enteredAs', { name: r.nameAsEntered })));
     }
   });
 
   const variants = Object.entries(play.variants ?? {});
   const starter = Number.isInteger(play.startPlayer) ? play.results[/** @type {number} */ (play.startPlayer)]?.player : '';
   replace(root,
-    topbar('/history', 'History', spec.name),
+    topbar('/history', t('ui.home.history'), spec.name),
     h('dl', { class: 'play-meta panel', dataset: { testid: 'play-meta' } },
-      h('div', {}, h('dt', {}, 'Finished'), h('dd', {}, h('time', { datetime: play.finishedAt }, longDate(play.finishedAt)))),
-      h('div', {}, h('dt', {}, 'Length'), h('dd', {}, play.durationSeconds ? duration(play.durationSeconds) : 'not known')),
-      variants.length ? h('div', {}, h('dt', {}, 'House rules'), h('dd', {}, variants.map(([k, v]) => {
+      h('div', {}, h('dt', {}, t('ui.play.finished')), h('dd', {}, h('time', { datetime: play.finishedAt }, longDate(play.finishedAt)))),
+      h('div', {}, h('dt', {}, t('ui.play.length')), h('dd', {}, play.durationSeconds ? duration(play.durationSeconds) : t('ui.play.notKnown'))),
+      variants.length ? h('div', {}, h('dt', {}, t('ui.play.houseRules')), h('dd', {}, variants.map(([k, v]) => {
         const spec1 = spec.variants.find((x) => x.key === k);
         return `${spec1 ? spec1.label : labelOf([], k)}: ${v}`;
       }).join('; '))) : null,
-      play.tableCode ? h('div', {}, h('dt', {}, 'Table'), h('dd', {}, play.tableCode)) : null,
-      play.location ? h('div', {}, h('dt', {}, 'Location'), h('dd', { dataset: { testid: 'meta-location' } }, play.location)) : null,
-      starter ? h('div', {}, h('dt', {}, 'First player'), h('dd', { dataset: { testid: 'meta-start' } }, starter)) : null),
+      play.tableCode ? h('div', {}, h('dt', {}, t('ui.play.table')), h('dd', {}, play.tableCode)) : null,
+      play.location ? h('div', {}, h('dt', {}, t('ui.history.location')), h('dd', { dataset: { testid: 'meta-location' } }, play.location)) : null,
+      starter ? h('div', {}, h('dt', {}, t('ui.play.firstPlayer')), h('dd', { dataset: { testid: 'meta-start' } }, starter)) : null),
     notesPanel(group, play),
     body);
 }
@@ -211,22 +212,22 @@ export async function playScreen(root, id) {
  * @param {Play} play
  */
 function notesPanel(group, play) {
-  const shown = h('p', { class: 'play-notes-text', dataset: { testid: 'meta-notes' } }, play.notes || 'No notes.');
+  const shown = h('p', { class: 'play-notes-text', dataset: { testid: 'meta-notes' } }, play.notes || t('ui.play.noNotes'));
   if (!play.notes) shown.classList.add('muted');
   const msg = h('p', { class: 'msg', role: 'status', hidden: true });
   const state = notesOf(play);
   /** @type {HTMLElement | null} */ let form = null;
   const editBtn = /** @type {HTMLButtonElement} */ (h('button', {
     type: 'button', class: 'btn', dataset: { testid: 'edit-notes' }, 'aria-expanded': 'false', on: { click: open },
-  }, 'Edit notes'));
+  }, t('ui.play.editNotes')));
   const panel = h('section', { class: 'panel play-notes', 'aria-labelledby': 'play-notes-h' },
-    h('h2', { id: 'play-notes-h' }, 'Notes'), shown, editBtn, msg);
+    h('h2', { id: 'play-notes-h' }, t('ui.play.notes')), shown, editBtn, msg);
   return panel;
 
   function open() {
     if (form) return;
-    const saveBtn = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'btn btn-primary', dataset: { testid: 'save-notes' }, on: { click: save } }, 'Save notes'));
-    const cancel = h('button', { type: 'button', class: 'btn btn-quiet', on: { click: close } }, 'Cancel');
+    const saveBtn = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'btn btn-primary', dataset: { testid: 'save-notes' }, on: { click: save } }, t('ui.play.saveNotes')));
+    const cancel = h('button', { type: 'button', class: 'btn btn-quiet', on: { click: close } }, t('ui.common.cancel'));
     form = h('div', { class: 'notes-form' },
       notesFields(state, () => play.results.map((r) => r.player), () => {}),
       h('div', { class: 'row-actions' }, saveBtn, cancel));
@@ -259,7 +260,7 @@ function notesPanel(group, play) {
         }
         sent.catch(() => { /* the outbox shows a refusal */ });
         close();
-        msg.textContent = 'The notes are kept on this phone and will be saved once the server answers.';
+        msg.textContent = t('ui.play.notesKept');
         msg.hidden = false;
       } catch (err) {
         saveBtn.disabled = false;
@@ -294,7 +295,7 @@ function removePlay(group, id, what) {
   const op = newKey();
   deletePlay(group, id, { hold: undoFor, op }).catch(() => { /* undone; a refusal shows in the sync strip */ });
   navigate('/history', { replace: true });
-  undoToast(`Deleted the ${what}.`, () => {
+  undoToast(t('ui.play.deleted', { what }), () => {
     if (!withdraw(op)) return;
     // Redraw the screen shown: the play is back in its lists.
     window.dispatchEvent(new Event('route'));

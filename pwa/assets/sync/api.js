@@ -10,6 +10,7 @@
 // Each part keeps its own opening comment below.
 
 import { createStore, entries, set, del } from './idb-keyval.js';
+import { language, t } from '../ui/i18n.js';
 
 // ——— What this phone keeps ———
 //
@@ -827,7 +828,7 @@ async function attempt(op, h) {
   const ctrl = new AbortController();
   const stop = setTimeout(() => ctrl.abort(), timeout);
   /** @type {Object<string, string>} */
-  const headers = { Accept: 'application/json, application/problem+json', ...op.headers };
+  const headers = { Accept: 'application/json, application/problem+json', 'Accept-Language': language(), ...op.headers };
   const body = h.body ? h.body(op) : op.body;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (op.key) headers['Idempotency-Key'] = op.key;
@@ -839,7 +840,7 @@ async function attempt(op, h) {
     });
   } catch {
     clearTimeout(stop);
-    const why = ctrl.signal.aborted ? 'the server took too long to answer' : 'the server cannot be reached';
+    const why = ctrl.signal.aborted ? t('ui.api.tooSlow') : t('ui.api.unreachable');
     return { ok: false, status: 0, retry: true, retryAfter: 0, error: toError(0, null, why) };
   }
   const type = res.headers.get('Content-Type') || '';
@@ -895,7 +896,7 @@ function finish(op, ok, result) {
 }
 
 /** @type {(status: number, data: any, why?: string) => any} */
-let toError = (status, data, why) => Object.assign(new Error(why || (data && data.detail) || `the server answered ${status}`), { status, data });
+let toError = (status, data, why) => Object.assign(new Error(why || (data && data.detail) || t('ui.api.answered', { status })), { status, data });
 
 /**
  * setErrorMaker lets the requests (below) turn failed answers into its ApiError.
@@ -980,10 +981,10 @@ export class ApiError extends Error {
 }
 
 /** offline is what an answer that never came means for the user. */
-const offline = 'The server cannot be reached. What you enter is kept on this phone and sent when it is back.';
+const offline = () => t('ui.api.offline');
 
 setErrorMaker((status, data, why) => (status === 0
-  ? new ApiError(0, why ? `Not sent yet: ${why}. It is kept on this phone and sent when the server answers.` : offline)
+  ? new ApiError(0, why ? t('ui.api.notSentYet', { why }) : offline())
   : toApiError(status, data)));
 
 /**
@@ -997,7 +998,10 @@ setErrorMaker((status, data, why) => (status === 0
  */
 export async function request(method, path, body, signal, headers = {}) {
   /** @type {RequestInit} */
-  const init = { method, signal, cache: 'no-store', headers: { Accept: 'application/json, application/problem+json', ...headers } };
+  const init = {
+    method, signal, cache: 'no-store',
+    headers: { Accept: 'application/json, application/problem+json', 'Accept-Language': language(), ...headers },
+  };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
     init.headers = { ...init.headers, 'Content-Type': 'application/json' };
@@ -1007,7 +1011,7 @@ export async function request(method, path, body, signal, headers = {}) {
     res = await fetch(path, init);
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err;
-    throw new ApiError(0, offline);
+    throw new ApiError(0, offline());
   }
   const type = res.headers.get('Content-Type') || '';
   const data = type.includes('json') ? await res.json().catch(() => null) : null;
@@ -1027,7 +1031,7 @@ export function toApiError(status, data) {
     const current = typeof data.currentVersion === 'number' ? data.currentVersion : undefined;
     return new ApiError(status, String(data.detail || ''), fields, String(data.title || ''), current, data);
   }
-  return new ApiError(status, `The server answered ${status}.`);
+  return new ApiError(status, t('ui.api.serverAnswered', { status }));
 }
 
 /** @param {any} e @returns {e is FieldError} */
@@ -1051,7 +1055,7 @@ const copyPrefix = 'copy:';
  * @param {any} data
  */
 export function keepCopy(path, data) {
-  putLocal(copyPrefix + path, { at: Date.now(), data });
+  putLocal(copyKey(path), { at: Date.now(), data });
   const keys = keysWith(copyPrefix);
   if (keys.length <= maxCopies) return;
   keys.map((k) => [k, /** @type {Copy} */ (getLocal(k))?.at ?? 0])
@@ -1066,7 +1070,17 @@ export function keepCopy(path, data) {
  * @returns {Copy | undefined}
  */
 export function copyOf(path) {
-  return getLocal(copyPrefix + path);
+  return getLocal(copyKey(path));
+}
+
+/**
+ * copyKey is where the copy of an answer is kept: per language, as the
+ * server's answers carry its words (a game's labels, its details), so a
+ * copy read after a switch is never in the old language.
+ * @param {string} path
+ */
+function copyKey(path) {
+  return `${copyPrefix}${language()}:${path}`;
 }
 
 /**
@@ -1095,8 +1109,7 @@ export async function read(path, signal) {
     if (!unreachable(err)) throw err;
     const copy = copyOf(path);
     if (!copy) {
-      throw new ApiError(/** @type {ApiError} */ (err).status, 'This page needs the server, which cannot be reached now, and this phone has no copy of it yet. '
-        + 'Scoring a game works without the server; this page opens once the server is back.');
+      throw new ApiError(/** @type {ApiError} */ (err).status, t('ui.api.noCopy'));
     }
     window.dispatchEvent(new CustomEvent('insectscore:stale', { detail: { path, at: copy.at } }));
     return copy.data;
@@ -1130,9 +1143,25 @@ let engineModule = null;
  * load never carries it.
  */
 export async function loadEngine() {
-  engineModule ??= await import('../engine/engine.js');
+  if (!engineModule) {
+    const m = await import('../engine/engine.js');
+    engineModule ??= m;
+    engineLanguage();
+  }
   return engineModule.loadEngine();
 }
+
+/** engineLanguage has the engine answer in the app's language. */
+function engineLanguage() {
+  /** @type {any} */ (engineModule)?.setEngineLanguage?.(language());
+}
+
+// A switch of language: answers read in the old one (the games' specs)
+// are read again, and the engine speaks the new one.
+window.addEventListener('insectscore:language', () => {
+  cache.clear();
+  engineLanguage();
+});
 
 /**
  * @typedef {{status: number, body: any}} EngineAnswer
@@ -1255,7 +1284,7 @@ function bearer(token) {
 export function createTable(req) {
   return send({
     kind: 'createTable', lane: 'tables', method: 'POST', path: '/api/v1/tables', body: { group: currentGroup(), ...req },
-    key: newKey(), label: 'the new table',
+    key: newKey(), label: t('ui.op.newTable'),
   });
 }
 
@@ -1272,12 +1301,12 @@ export function getTable(code, signal) {
 /**
  * keepTable keeps the newest table seen (from the live stream, or a
  * write's answer) as the copy a screen opens offline.
- * @param {Table} t
+ * @param {Table} table
  */
-export function keepTable(t) {
-  const path = tablePath(t.code);
+export function keepTable(table) {
+  const path = tablePath(table.code);
   const old = copyOf(path);
-  if (!old || !old.data || typeof old.data.version !== 'number' || old.data.version <= t.version) keepCopy(path, t);
+  if (!old || !old.data || typeof old.data.version !== 'number' || old.data.version <= table.version) keepCopy(path, table);
 }
 
 /**
@@ -1289,7 +1318,7 @@ export function keepTable(t) {
 export function joinTable(code, name) {
   return send({
     kind: 'join', lane: `table:${code}`, method: 'POST', path: tablePath(code, '/seats'), body: { name },
-    key: newKey(), label: `joining table ${code}`, meta: { code },
+    key: newKey(), label: t('ui.op.joinTable', { code }), meta: { code },
   });
 }
 
@@ -1302,7 +1331,7 @@ export function joinTable(code, name) {
 export function claimSeat(code, seat) {
   return send({
     kind: 'claim', lane: `table:${code}`, method: 'POST', path: tablePath(code, `/seats/${seat}/claim`),
-    key: newKey(), label: `taking a seat at table ${code}`, meta: { code, seat },
+    key: newKey(), label: t('ui.op.takeSeat', { code }), meta: { code, seat },
   });
 }
 
@@ -1321,7 +1350,7 @@ export function claimSeat(code, seat) {
  * @param {number} [delay] wait this long for a newer board (typing) before sending
  * @returns {Promise<{version: number, standings: Result | null, errors: FieldError[]}>}
  */
-export function putBoard(code, seat, token, board, version, label = `seat ${seat + 1}'s board`, delay = 0) {
+export function putBoard(code, seat, token, board, version, label = t('ui.op.seatBoard', { seat: seat + 1 }), delay = 0) {
   const headers = bearer(token);
   if (version !== undefined) headers['If-Match'] = `"${version}"`;
   return send({
@@ -1371,7 +1400,7 @@ register('board', {
 export function reportSync(code, seat, token) {
   return send({
     kind: 'sync', lane: `sync:${code}:${seat}`, method: 'PUT', path: tablePath(code, `/seats/${seat}/sync`),
-    headers: bearer(token), coalesce: `sync:${code}:${seat}`, label: 'this phone\'s state', meta: { code, seat }, quiet: true,
+    headers: bearer(token), coalesce: `sync:${code}:${seat}`, label: t('ui.op.phoneState'), meta: { code, seat }, quiet: true,
   });
 }
 
@@ -1406,7 +1435,7 @@ register('finish', {
 export function finishTable(code, hostToken, force = false) {
   return send({
     kind: 'finish', lane: `table:${code}`, method: 'POST', path: tablePath(code, '/finish'), body: force ? { force: true } : undefined,
-    headers: bearer(hostToken), key: newKey(), label: `finishing table ${code}`, meta: { code },
+    headers: bearer(hostToken), key: newKey(), label: t('ui.op.finishTable', { code }), meta: { code },
   });
 }
 
@@ -1420,7 +1449,7 @@ export function finishTable(code, hostToken, force = false) {
 export function addMove(code, token, move) {
   return send({
     kind: 'move', lane: `table:${code}`, method: 'POST', path: tablePath(code, '/moves'), body: move,
-    headers: bearer(token), key: newKey(), label: 'a move', meta: { code },
+    headers: bearer(token), key: newKey(), label: t('ui.op.move'), meta: { code },
   });
 }
 
@@ -1433,7 +1462,7 @@ export function addMove(code, token, move) {
 export function undoMove(code, token) {
   return send({
     kind: 'undo', lane: `table:${code}`, method: 'DELETE', path: tablePath(code, '/moves/last'),
-    headers: bearer(token), key: newKey(), label: 'taking a move back', meta: { code },
+    headers: bearer(token), key: newKey(), label: t('ui.op.undoMove'), meta: { code },
   });
 }
 
@@ -1500,7 +1529,7 @@ export function inGroup(path, group, query = {}) {
 export function createGroup(name) {
   return send({
     kind: 'createGroup', lane: 'groups', method: 'POST', path: '/api/v1/groups', body: { name },
-    key: newKey(), label: `the group ${name}`,
+    key: newKey(), label: t('ui.op.group', { name }),
   });
 }
 
@@ -1530,7 +1559,7 @@ export function groupPlayers(id) {
 export function importGroup(json) {
   return send({
     kind: 'import', lane: 'groups', method: 'POST', path: '/api/v1/groups/import', body: json, raw: true,
-    key: newKey(), label: 'the imported group',
+    key: newKey(), label: t('ui.op.importedGroup'),
   });
 }
 
@@ -1565,7 +1594,7 @@ export function getPlay(group, id) {
 export function logPlay(group, req, meta = {}) {
   return send({
     kind: 'logPlay', lane: `group:${group}`, method: 'POST', path: inGroup('/api/v1/plays', group), body: req,
-    key: newKey(), label: 'a logged play', meta: { ...meta, group },
+    key: newKey(), label: t('ui.op.loggedPlay'), meta: { ...meta, group },
   });
 }
 
@@ -1579,7 +1608,7 @@ export function logPlay(group, req, meta = {}) {
 export function editPlay(group, id, req) {
   return send({
     kind: 'editPlay', lane: `group:${group}`, method: 'PUT', path: inGroup(`/api/v1/plays/${encodeURIComponent(id)}`, group), body: req,
-    key: newKey(), label: 'a change to a play', meta: { group, id },
+    key: newKey(), label: t('ui.op.changePlay'), meta: { group, id },
   });
 }
 
@@ -1594,7 +1623,7 @@ export function editPlay(group, id, req) {
 export function deletePlay(group, id, opts = {}) {
   return send({
     kind: 'deletePlay', lane: `group:${group}`, method: 'DELETE', path: inGroup(`/api/v1/plays/${encodeURIComponent(id)}`, group),
-    key: newKey(), label: 'deleting a play', meta: { group, id }, id: opts.op, hold: opts.hold,
+    key: newKey(), label: t('ui.op.deletePlay'), meta: { group, id }, id: opts.op, hold: opts.hold,
   });
 }
 
@@ -1653,7 +1682,7 @@ export function playerRatings(group, id, game, cursor) {
 export function renamePlayer(group, id, name) {
   return send({
     kind: 'rename', lane: `group:${group}`, method: 'PATCH', path: inGroup(`/api/v1/players/${encodeURIComponent(id)}`, group), body: { name },
-    key: newKey(), label: `renaming a player to ${name}`, meta: { group, id },
+    key: newKey(), label: t('ui.op.renamePlayer', { name }), meta: { group, id },
   });
 }
 
@@ -1668,6 +1697,6 @@ export function renamePlayer(group, id, name) {
 export function mergePlayer(group, id, into) {
   return send({
     kind: 'merge', lane: `group:${group}`, method: 'POST', path: inGroup(`/api/v1/players/${encodeURIComponent(id)}/merge`, group), body: { into },
-    key: newKey(), label: 'merging two players', meta: { group, id },
+    key: newKey(), label: t('ui.op.mergePlayers'), meta: { group, id },
   });
 }

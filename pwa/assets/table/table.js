@@ -45,7 +45,7 @@ import { loadTableAuth, saveTableAuth } from '../sync/api.js';
 import { kick, register, subscribeOutbox } from '../sync/api.js';
 import { engineReady, whenEngineReady } from '../engine/engine.js';
 import { age, keepShowing } from '../ui/dom.js';
-import { navigate } from '../router.js';
+import { navigate } from '../history/history.js';
 import { clearProblems, concerns, markProblems, playerOf } from '../ui/problems.js';
 import { segmented, text, toggle } from '../ui/widgets.js';
 import { boardField, boardRequest, loadForm, unitOf } from '../games/forms.js';

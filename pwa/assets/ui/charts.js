@@ -4,6 +4,8 @@
 // described in words by its <desc>; each mark has a <title> of its own, so
 // a long press or hover tells its value. Colours come from app.css classes.
 
+import { date, plural, t } from './i18n.js';
+
 const NS = 'http://www.w3.org/2000/svg';
 
 /** The drawing box: a phone-wide chart, scaled by its viewBox. */
@@ -84,7 +86,7 @@ function short(n) {
 export function shortDate(iso) {
   const d = new Date(iso);
   const sameYear = d.getFullYear() === new Date().getFullYear();
-  return d.toLocaleDateString(undefined, sameYear ? { day: 'numeric', month: 'short' } : { day: 'numeric', month: 'short', year: 'numeric' });
+  return date(d, sameYear ? { day: 'numeric', month: 'short' } : { day: 'numeric', month: 'short', year: 'numeric' });
 }
 
 /** The most points a rating chart draws: the API pages ratings by as many. */
@@ -104,11 +106,13 @@ export function ratingChart(all, who) {
   const n = points.length;
   const first = points[0];
   const last = points[n - 1];
-  const desc = n === 0 ? `${who} has no rated plays yet.`
-    : n === 1 ? `${who}'s rating after one rated play, on ${shortDate(first.finishedAt)}: ${short(first.rating)}.`
-      : `${who}'s rating after each of ${n} rated plays: from ${short(first.rating)} on ${shortDate(first.finishedAt)} `
-        + `to ${short(last.rating)} on ${shortDate(last.finishedAt)}; highest ${short(Math.max(...points.map((p) => p.rating)))}.`;
-  const root = frame('Rating over time', desc, 'rating-chart');
+  const desc = n === 0 ? t('ui.chart.noRatings', { who })
+    : n === 1 ? t('ui.chart.oneRating', { who, date: shortDate(first.finishedAt), rating: short(first.rating) })
+      : t('ui.chart.ratings', {
+        who, n, from: short(first.rating), fromDate: shortDate(first.finishedAt), to: short(last.rating), toDate: shortDate(last.finishedAt),
+        high: short(Math.max(...points.map((p) => p.rating))),
+      });
+  const root = frame(t('ui.player.ratingOverTime'), desc, 'rating-chart');
   if (n === 0) return root;
 
   const values = points.map((p) => p.rating);
@@ -123,9 +127,9 @@ export function ratingChart(all, who) {
   const y = (v) => pad.top + plotH - ((v - lo) / (hi - lo)) * plotH;
 
   const axes = svg('g', { class: 'chart-axes', 'aria-hidden': 'true' });
-  for (const t of ticks) {
-    axes.appendChild(svg('line', { class: t === 0 ? 'chart-zero' : 'chart-grid', x1: pad.left, x2: W - pad.right, y1: y(t), y2: y(t) }));
-    axes.appendChild(svg('text', { class: 'chart-label', x: pad.left - 6, y: y(t), 'text-anchor': 'end', 'dominant-baseline': 'middle' }, short(t)));
+  for (const tick of ticks) {
+    axes.appendChild(svg('line', { class: tick === 0 ? 'chart-zero' : 'chart-grid', x1: pad.left, x2: W - pad.right, y1: y(tick), y2: y(tick) }));
+    axes.appendChild(svg('text', { class: 'chart-label', x: pad.left - 6, y: y(tick), 'text-anchor': 'end', 'dominant-baseline': 'middle' }, short(tick)));
   }
   axes.appendChild(svg('line', { class: 'chart-axis', x1: pad.left, x2: W - pad.right, y1: pad.top + plotH, y2: pad.top + plotH }));
   const labelled = n === 1 ? [0] : n === 2 ? [0, 1] : [0, Math.floor((n - 1) / 2), n - 1];
@@ -183,13 +187,14 @@ export function scoreHistogram(scores, who, unit) {
   const top = bars.reduce((a, b) => (b.count > a.count ? b : a), bars[0] ?? { from: 0, to: 0, count: 0 });
   /** @param {{from: number, to: number}} b */
   const range = (b) => (b.from === b.to ? String(b.from) : `${b.from}–${b.to}`);
-  const desc = plays === 0 ? `${who} has no scores yet.`
-    : `${who}'s totals over ${plays} play${plays === 1 ? '' : 's'}, from ${bars[0].from} to ${Math.max(...scores.map((s) => s.score))} ${unit}; `
-      + `most often ${range(top)} (${top.count} time${top.count === 1 ? '' : 's'}).`;
-  const root = frame('Scores', desc, 'score-histogram');
+  const desc = plays === 0 ? t('ui.chart.noScores', { who })
+    : plural('ui.chart.scores', plays, {
+      who, from: bars[0].from, to: Math.max(...scores.map((s) => s.score)), unit, range: range(top), times: plural('ui.chart.times', top.count),
+    });
+  const root = frame(t('ui.player.scores'), desc, 'score-histogram');
   if (bars.length === 0) return root;
 
-  const ticks = niceTicks(0, Math.max(...bars.map((b) => b.count)), 3).filter((t) => Number.isInteger(t));
+  const ticks = niceTicks(0, Math.max(...bars.map((b) => b.count)), 3).filter((v) => Number.isInteger(v));
   const hi = ticks[ticks.length - 1];
   const plotW = W - pad.left - pad.right;
   const plotH = H - pad.top - pad.bottom;
@@ -201,11 +206,11 @@ export function scoreHistogram(scores, who, unit) {
   const y = (v) => pad.top + plotH - (v / hi) * plotH;
 
   const axes = svg('g', { class: 'chart-axes', 'aria-hidden': 'true' });
-  for (const t of ticks) {
-    axes.appendChild(svg('line', { class: 'chart-grid', x1: pad.left, x2: W - pad.right, y1: y(t), y2: y(t) }));
-    axes.appendChild(svg('text', { class: 'chart-label', x: pad.left - 6, y: y(t), 'text-anchor': 'end', 'dominant-baseline': 'middle' }, String(t)));
+  for (const tick of ticks) {
+    axes.appendChild(svg('line', { class: 'chart-grid', x1: pad.left, x2: W - pad.right, y1: y(tick), y2: y(tick) }));
+    axes.appendChild(svg('text', { class: 'chart-label', x: pad.left - 6, y: y(tick), 'text-anchor': 'end', 'dominant-baseline': 'middle' }, String(tick)));
   }
-  axes.appendChild(svg('text', { class: 'chart-label chart-caption', x: pad.left, y: 9 }, 'plays'));
+  axes.appendChild(svg('text', { class: 'chart-label chart-caption', x: pad.left, y: 9 }, t('ui.chart.plays')));
   // Label every bar when they fit, else every other one.
   const every = slot >= 24 ? 1 : slot >= 12 ? 2 : 3;
   bars.forEach((b, i) => {

@@ -4,6 +4,7 @@
 // as the home screen loads both).
 
 import { dismissRefused, subscribeOutbox } from '../sync/api.js';
+import { LANGUAGES, LANGUAGE_NAMES, language, setLanguage, t } from './i18n.js';
 
 /**
  * @typedef {Object<string, any>} Props
@@ -138,9 +139,9 @@ const savedFor = 5000;
  */
 export function age(since, now = Date.now()) {
   const s = Math.max(0, Math.round((now - since) / 1000));
-  if (s < 60) return `${s} s`;
-  if (s < 3600) return `${Math.floor(s / 60)} min`;
-  return `${Math.floor(s / 3600)} h`;
+  if (s < 60) return t('ui.age.seconds', { n: s });
+  if (s < 3600) return t('ui.age.minutes', { n: Math.floor(s / 60) });
+  return t('ui.age.hours', { n: Math.floor(s / 3600) });
 }
 
 /**
@@ -153,11 +154,11 @@ export function age(since, now = Date.now()) {
  */
 export function describe(s, online, now, sticky) {
   if (s.pending > 0) {
-    if (!s.retrying) return { state: 'saving', text: 'Saving…' };
-    const where = online ? 'retrying' : 'offline, kept on this phone';
-    return { state: 'retrying', text: `Not saved yet — ${where} · oldest change ${age(s.oldest, now)} ago` };
+    if (!s.retrying) return { state: 'saving', text: t('ui.sync.saving') };
+    const oldest = age(s.oldest, now);
+    return { state: 'retrying', text: online ? t('ui.sync.retrying', { age: oldest }) : t('ui.sync.offline', { age: oldest }) };
   }
-  if (s.savedAt && (sticky || now - s.savedAt < savedFor)) return { state: 'saved', text: 'Saved' };
+  if (s.savedAt && (sticky || now - s.savedAt < savedFor)) return { state: 'saved', text: t('ui.sync.saved') };
   return { state: '', text: '' };
 }
 
@@ -193,8 +194,8 @@ export function syncIndicator() {
     text.textContent = d.text;
     el.dataset.state = d.state;
     replace(refusedEl, last.refused.length ? [
-      h('ul', {}, last.refused.map((r) => h('li', {}, h('strong', {}, `Not saved: ${r.label}. `), capitalize(r.detail)))),
-      h('button', { type: 'button', class: 'btn btn-quiet', on: { click: dismissRefused } }, 'Dismiss'),
+      h('ul', {}, last.refused.map((r) => h('li', {}, h('strong', {}, t('ui.sync.notSaved', { label: r.label }), ' '), capitalize(r.detail)))),
+      h('button', { type: 'button', class: 'btn btn-quiet', on: { click: dismissRefused } }, t('ui.sync.dismiss')),
     ] : []);
     refusedEl.hidden = last.refused.length === 0;
     text.hidden = d.text === '';
@@ -207,6 +208,7 @@ export function syncIndicator() {
   };
   redraw = draw;
   subscribeOutbox((s) => { last = s; draw(); });
+  window.addEventListener('insectscore:language', draw);
   window.addEventListener('online', draw);
   window.addEventListener('offline', draw);
   return el;
@@ -215,4 +217,26 @@ export function syncIndicator() {
 /** @param {string} s */
 function capitalize(s) {
   return s ? s.charAt(0).toUpperCase() + s.slice(1) : s;
+}
+
+/**
+ * languageSwitch is the labelled choice of the app's language, each
+ * language named in itself; a change applies at once and is remembered.
+ */
+export function languageSwitch() {
+  const id = uid('language');
+  const sel = /** @type {HTMLSelectElement} */ (h('select', {
+    id, dataset: { testid: 'language' },
+    on: {
+      change: () => {
+        sel.disabled = true;
+        setLanguage(sel.value).catch(() => {
+          sel.value = language();
+          status.textContent = t('ui.language.failed');
+        }).finally(() => { sel.disabled = false; });
+      },
+    },
+  }, LANGUAGES.map((l) => h('option', { value: l, lang: l, selected: l === language() }, LANGUAGE_NAMES[l]))));
+  const status = h('p', { class: 'hint', role: 'status' });
+  return h('div', { class: 'field' }, h('label', { class: 'label', for: id }, t('ui.language.label')), sel, status);
 }

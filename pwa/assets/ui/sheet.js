@@ -5,6 +5,7 @@
 // goes (setTitle), and the new title is read out.
 
 import { h, uid } from './dom.js';
+import { t } from './i18n.js';
 
 /**
  * @typedef {Object} Sheet
@@ -27,7 +28,7 @@ export function openSheet(o) {
   const dialog = /** @type {HTMLDialogElement} */ (h('dialog', { class: ['sheet', o.class], 'aria-labelledby': titleId },
     h('div', { class: 'sheet-head' },
       heading,
-      h('button', { type: 'button', class: 'icon-btn', 'aria-label': 'Close', on: { click: () => dialog.close() } }, h('span', { 'aria-hidden': 'true' }, '✕'))),
+      h('button', { type: 'button', class: 'icon-btn', 'aria-label': t('ui.common.close'), on: { click: () => dialog.close() } }, h('span', { 'aria-hidden': 'true' }, '✕'))),
     h('div', { class: 'sheet-body' }, o.body),
     h('div', { class: 'sheet-actions' }, o.actions || [])));
   dialog.addEventListener('close', () => {

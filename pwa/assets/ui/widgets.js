@@ -4,6 +4,7 @@
 // there (see problems.js). All targets are at least 44 px.
 
 import { h, uid } from './dom.js';
+import { t } from './i18n.js';
 
 /** @typedef {import('../sync/api.js').Option} Option */
 
@@ -56,9 +57,9 @@ export function stepper(o) {
     o.onChange(next);
   };
   const control = h('div', { class: 'stepper' },
-    h('button', { type: 'button', class: 'step', 'aria-label': `${o.label}: one less`, on: { click: () => bump(-1) } }, '−'),
+    h('button', { type: 'button', class: 'step', 'aria-label': t('ui.widget.less', { label: o.label }), on: { click: () => bump(-1) } }, '−'),
     input,
-    h('button', { type: 'button', class: 'step', 'aria-label': `${o.label}: one more`, on: { click: () => bump(1) } }, '+'));
+    h('button', { type: 'button', class: 'step', 'aria-label': t('ui.widget.more', { label: o.label }), on: { click: () => bump(1) } }, '+'));
   const el = field({ label: o.label, pointer: o.pointer, control, id, hint: o.hint, class: ['field-stepper', o.class].filter(Boolean).join(' ') });
   // A number half typed ("1" on the way to "12") is not flagged until the field is left (problems.js).
   el.dataset.holdErrors = '';

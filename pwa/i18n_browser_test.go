@@ -1,0 +1,155 @@
+package pwa_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+)
+
+// newBrowserIn starts a Chromium whose language is lang: its UI language,
+// navigator.languages and the Accept-Language it sends.
+func newBrowserIn(t *testing.T, base, lang string) *browser {
+	t.Helper()
+	chrome := newChromium(t, chromedp.Flag("lang", lang), chromedp.Flag("accept-lang", lang))
+	return newTab(t, chrome, base, false)
+}
+
+// englishOnHome are texts of the home screen in English, none of which
+// may show when the app speaks another language.
+var englishOnHome = []string{
+	"Score a game", "Enter the final boards", "Everyone on their own phone", "Start a table", "Have a table code?",
+	"Join", "What your group played", "History", "Leaderboards", "Log a past play", "players", "Our table", "Language",
+}
+
+// switchLanguage picks a language in the home screen's switch, as a tap
+// and a choice in the list would.
+func (b *browser) switchLanguage(lang string) {
+	b.t.Helper()
+	b.do(chromedp.WaitVisible(chromedp.CSS(`select[data-testid=language]`)),
+		chromedp.Evaluate[chromedp.Void](`(() => {
+			const sel = document.querySelector('select[data-testid=language]');
+			sel.value = `+js(lang)+`;
+			sel.dispatchEvent(new Event('change', { bubbles: true }));
+		})()`))
+}
+
+// homeIn waits until the home screen speaks lang, with the title want.
+func (b *browser) homeIn(lang, want string) {
+	b.t.Helper()
+	b.waitFor("the home screen in "+lang, `document.documentElement.lang === `+js(lang)+
+		` && document.querySelector('h1')?.textContent === `+js(want)+` && !!document.querySelector('a.game-btn')`)
+}
+
+// apiLanguages notes the Accept-Language the page itself puts on each of
+// its API requests.
+type apiLanguages struct {
+	mu   sync.Mutex
+	seen map[string]string // path → Accept-Language
+}
+
+func (b *browser) watchAPILanguages() *apiLanguages {
+	b.t.Helper()
+	w := &apiLanguages{seen: map[string]string{}}
+	err := chromedp.Listen(b.ctx, func(ev any) {
+		e, ok := ev.(*network.EventRequestWillBeSent)
+		if !ok || !strings.Contains(e.Request.URL, "/api/") {
+			return
+		}
+		v, _ := e.Request.Headers["Accept-Language"].(string)
+		w.mu.Lock()
+		w.seen[strings.TrimPrefix(e.Request.URL, b.base)] = v
+		w.mu.Unlock()
+	})
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	b.do(chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Call(ctx, network.Enable, network.EnableParams{})
+		return err
+	}))
+	return w
+}
+
+func (w *apiLanguages) snapshot() map[string]string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := map[string]string{}
+	for k, v := range w.seen {
+		out[k] = v
+	}
+	return out
+}
+
+// TestBrowserLanguage: a German browser gets the app in German, with no
+// English left on the home screen; the switch changes the language at
+// once, API requests say which, the choice outlives a reload, and
+// switching works offline (the service worker keeps every catalog).
+func TestBrowserLanguage(t *testing.T) {
+	base := startApp(t)
+	b := newBrowserIn(t, base, "de")
+	b.do(chromedp.Navigate(base + "/"))
+	b.homeIn("de", "Ein Spiel werten")
+	body := b.textNow("body")
+	for _, en := range englishOnHome {
+		if strings.Contains(body, en) {
+			t.Errorf("the German home screen shows the English %q", en)
+		}
+	}
+	for _, de := range []string{"Tisch eröffnen", "Verlauf", "Bestenlisten", "Personen", "Sprache der App"} {
+		if !strings.Contains(body, de) {
+			t.Errorf("the German home screen lacks %q", de)
+		}
+	}
+	b.waitOfflineReady()
+
+	// The switch: Spanish at once, and the API is asked in Spanish.
+	api := b.watchAPILanguages()
+	b.switchLanguage("es")
+	b.homeIn("es", "Puntuar una partida")
+	if got := b.textNow(`select[data-testid=language] option:checked`); got != "Español" {
+		t.Errorf("the switch shows %q, want Español", got)
+	}
+	b.do(chromedp.Navigate(base + "/history"))
+	waitFor(t, "an API request from the history", func() bool { return len(api.snapshot()) > 0 })
+	for path, lang := range api.snapshot() {
+		if lang != "es" {
+			t.Errorf("%s was asked with Accept-Language %q, want es", path, lang)
+		}
+	}
+
+	// Remembered: a reload comes back in Spanish, though the browser is German.
+	b.do(chromedp.Navigate(base + "/"))
+	b.homeIn("es", "Puntuar una partida")
+
+	// Offline, the shell comes from the service worker, and every
+	// language from its cache.
+	b.setOffline(true)
+	b.do(chromedp.Reload())
+	b.homeIn("es", "Puntuar una partida")
+	b.switchLanguage("en")
+	b.homeIn("en", "Score a game")
+	b.switchLanguage("de")
+	b.homeIn("de", "Ein Spiel werten")
+	b.do(chromedp.Reload())
+	b.homeIn("de", "Ein Spiel werten")
+	b.setOffline(false)
+	b.checkConsole()
+}
+
+// TestBrowserLanguageEnglishByDefault: a browser in a language the app
+// does not speak gets English, and its switch offers the three languages,
+// each named in itself.
+func TestBrowserLanguageEnglishByDefault(t *testing.T) {
+	base := startApp(t)
+	b := newBrowserIn(t, base, "fr")
+	b.do(chromedp.Navigate(base + "/"))
+	b.homeIn("en", "Score a game")
+	if got := b.textNow(`select[data-testid=language]`); got != "EnglishDeutschEspañol" {
+		t.Errorf("the switch offers %q", got)
+	}
+	b.checkConsole()
+}
