@@ -100,7 +100,7 @@ func TestLocalizedAnswers(t *testing.T) {
 				"/results/0/breakdown/2/label":           "Unbenutzte Marker",
 				"/standings/results/1/breakdown/2/label": "Unbenutzte Marker",
 				"/standings/results/1/tiebreaks/0/label": "Präparierwerkzeuge",
-				"/standings/tiebreak":                    "Ana und Ben teilen sich den Sieg: gleich bei 5 Punkten und bei jedem Gleichstandskriterium"},
+				"/standings/tiebreak":                    "Ana und Ben teilen sich den Sieg: gleichauf bei 5 Punkten und bei jeder Gleichstandsregel"},
 			wantHeader: map[string]string{"Content-Language": "de"}},
 		{name: "the same play in English", method: "GET", path: "/api/v1/plays/" + play, status: 200,
 			want: map[string]any{"/results/0/breakdown/0/label": "Rows",
