@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"mime"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,7 +19,6 @@ import (
 
 	"github.com/andybalholm/brotli"
 	"github.com/gofiber/fiber/v2"
-	"golang.org/x/text/language"
 
 	"insectscore/pwa"
 )
@@ -109,12 +109,12 @@ func buildAssets() (*assets, error) {
 		b = bytes.ReplaceAll(b, []byte("/assets/"), []byte("/assets/"+a.version+"/"))
 		a.shell[name] = &asset{raw: bytes.ReplaceAll(b, []byte("__VERSION__"), []byte(a.version))}
 	}
-	for _, l := range appLanguages {
-		page, err := pageIn(a.shell["index.html"].raw, a.files["i18n/"+l.String()+".json"], l.String())
+	for _, l := range languages {
+		page, err := pageIn(a.shell["index.html"].raw, a.files["i18n/"+l+".json"], l)
 		if err != nil {
 			return nil, err
 		}
-		a.pages[l.String()] = &asset{raw: page}
+		a.pages[l] = &asset{raw: page}
 	}
 	// Small text first, so the first screen's files are soon compressed,
 	// then the engine; one goroutine, so requests keep a core.
@@ -211,24 +211,14 @@ func (s *server) serveApp(c *fiber.Ctx) error {
 	return sendFile(c, name, b)
 }
 
-// appLanguages are the languages the app speaks, English first: the one
-// a browser that asks for none of them gets.
-var appLanguages = []language.Tag{language.English, language.German, language.Spanish}
-
-var pageMatcher = language.NewMatcher(appLanguages)
-
 // pageLanguage picks the language of index.html: the one chosen in the
 // app (its "lang" cookie), else the browser's Accept-Language negotiated
-// against the app's languages.
+// as for every API answer.
 func pageLanguage(cookie, accept string) string {
-	for _, l := range appLanguages {
-		if cookie == l.String() {
-			return cookie
-		}
+	if slices.Contains(languages, cookie) {
+		return cookie
 	}
-	tags, _, _ := language.ParseAcceptLanguage(accept)
-	_, i, _ := pageMatcher.Match(tags...)
-	return appLanguages[i].String()
+	return negotiate(accept)
 }
 
 // pageIn writes index.html in a language: <html lang> and the catalog's
