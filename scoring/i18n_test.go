@@ -305,7 +305,11 @@ func TestEnglishCatalogChangesNothing(t *testing.T) {
 		if res.Tiebreak != "" {
 			ties++
 		}
-		if got, want := en.Result(res).AppendJSON(nil), res.AppendJSON(nil); !bytes.Equal(got, want) {
+		got, err := json.Marshal(en.Result(res))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want, _ := json.Marshal(res); !bytes.Equal(got, want) {
 			t.Errorf("%s: the English result is\n%s\nwant\n%s", rc.Name, got, want)
 		}
 	}
@@ -343,13 +347,13 @@ func TestStoredResultRelabelled(t *testing.T) {
 	}{
 		{"de", "Wertungsleiste", "Fünf Kontinente", "Insekten mit verschiedenen Namen", "Afrika", "Afrika, Käfer (Coleoptera), Groß",
 			"Wähle eine Forscherin, um ihre Lieblingsinsekten zu zählen",
-			"Ana gewinnt den Gleichstand bei 30 Punkten: 6 Insekten mit verschiedenen Namen gegenüber 5",
+			"Ana entscheidet den Gleichstand bei 30 Punkten für sich: 6 Insekten mit verschiedenen Namen gegenüber 5",
 			"Die gewerteten Post-Plättchen sind 5 Punkte wert, aber die Wertungsleiste zeigt 3; die Leiste sollte sie enthalten",
 			"Stufe 3 auf Continent: Africa braucht 3 passende Insekten, aber die Sammlung hat 2"},
-		{"es", "Marcador de puntuación", "Cinco continentes", "insectos con nombres distintos", "África", "África, Coleópteros (Coleoptera), Grande",
+		{"es", "Contador de puntos", "Cinco continentes", "insectos con nombres distintos", "África", "África, Coleópteros (Coleoptera), Grande",
 			"elige una investigadora para contar sus insectos favoritos",
-			"Ana gana el empate a 30 puntos: 6 insectos con nombres distintos frente a 5",
-			"las losetas de correo puntuadas valen 5 puntos pero el marcador muestra 3; el marcador debería incluirlas",
+			"Ana gana el desempate (empate a 30 puntos): 6 insectos con nombres distintos frente a 5",
+			"las losetas de correo puntuadas valen 5 puntos, pero el contador de puntos muestra 3; el contador debería incluirlas",
 			"el nivel 3 en Continent: Africa necesita 3 insectos que encajen, pero la colección tiene 2"},
 	}
 	for _, tt := range tests {
