@@ -99,7 +99,7 @@ func TestBrowserLanguage(t *testing.T) {
 			t.Errorf("the German home screen shows the English %q", en)
 		}
 	}
-	for _, de := range []string{"Tisch eröffnen", "Verlauf", "Bestenlisten", "Personen", "Sprache der App"} {
+	for _, de := range []string{"Tisch eröffnen", "Verlauf", "Bestenlisten", "Spieler", "Sprache der App"} {
 		if !strings.Contains(body, de) {
 			t.Errorf("the German home screen lacks %q", de)
 		}
