@@ -153,3 +153,67 @@ func TestBrowserLanguageEnglishByDefault(t *testing.T) {
 	}
 	b.checkConsole()
 }
+
+// englishOnTable are texts of the live table's screens in English (text,
+// labels, placeholders, alt texts), none of which may show when the app
+// speaks German.
+var englishOnTable = []string{
+	"Start a table", "Add a player", "Create the table", "The QR code comes next", "Your name", "Name, or leave empty",
+	"Invite players", "Scan it with the camera", "Join link", "Show the QR code bigger", "Table code", "QR code that opens",
+	"Players and standings", "Finish game", "on host's phone", "more player", "can join with the code", "standings live",
+	"Reconnecting", "Games", "Standings", "'s board", "rank ", "no rank yet",
+}
+
+// screenWords is everything a screen says: its text, hidden parts too, and
+// its labels, placeholders, titles and alt texts.
+func (b *browser) screenWords() string {
+	b.t.Helper()
+	s, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`[document.body.textContent,
+		...[...document.querySelectorAll('[aria-label], [placeholder], [title], [alt]')].flatMap((el) =>
+			['aria-label', 'placeholder', 'title', 'alt'].map((a) => el.getAttribute(a) ?? ''))].join('\n')`))
+	if err != nil {
+		b.t.Fatalf("reading the screen: %v", err)
+	}
+	return s
+}
+
+// TestBrowserTableInGerman: a German browser gets the live table's screens
+// in German (starting a table, the host's screen, a seat the host fills
+// in), with none of their English left.
+func TestBrowserTableInGerman(t *testing.T) {
+	base := startApp(t)
+	b := newBrowserIn(t, base, "de")
+	b.do(chromedp.Navigate(base+"/tables/new"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=create-table]`)))
+	b.waitFor("the new table screen in German", `document.documentElement.lang === 'de' && document.querySelector('h1')?.textContent === 'Tisch eröffnen'`)
+	noEnglish := func(screen string) string {
+		t.Helper()
+		words := b.screenWords()
+		for _, en := range englishOnTable {
+			if strings.Contains(words, en) {
+				t.Errorf("the German %s shows the English %q", screen, en)
+			}
+		}
+		return words
+	}
+	words := noEnglish("new table screen")
+	for _, de := range []string{"Tisch erstellen", "+ Spieler hinzufügen", "Spieler 1 (du?)", "Als Nächstes kommt der QR-Code."} {
+		if !strings.Contains(words, de) {
+			t.Errorf("the German new table screen lacks %q", de)
+		}
+	}
+
+	code := b.startTable("insectarium", "Ana", "Ben", "Cleo")
+	b.waitTextNow(`.seats-panel .hint`, "1 weiterer Spieler kann mit dem Code beitreten.")
+	words = noEnglish("host screen")
+	for _, de := range []string{"Spieler einladen", "Spiel beenden", "auf dem Handy des Gastgebers", "Beitrittslink", "Tisch " + code, "Rang"} {
+		if !strings.Contains(words, de) {
+			t.Errorf("the German host screen lacks %q", de)
+		}
+	}
+
+	b.do(chromedp.Click(chromedp.CSS(`[data-testid=edit-0]`)),
+		chromedp.WaitVisible(chromedp.CSS(`button`+pointer("/players/0/board/grid/0/0"))))
+	b.waitTextNow(`h1`, "Auslage von Ana")
+	noEnglish("seat screen")
+	b.checkConsole()
+}

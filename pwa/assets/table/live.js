@@ -11,6 +11,7 @@
 import { h } from '../ui/dom.js';
 import { ApiError, keepTable, request, tablePath } from '../sync/api.js';
 import { kick } from '../sync/api.js';
+import { t } from '../ui/i18n.js';
 
 /** @typedef {import('../sync/api.js').Table} Table */
 
@@ -36,7 +37,7 @@ const maxRetry = 15000;
  */
 export function watchTable(code, onTable, onLink) {
   const banner = h('div', { class: 'banner reconnecting', role: 'status', hidden: true, dataset: { testid: 'reconnecting' } },
-    h('span', { class: 'spinner', 'aria-hidden': 'true' }), 'Reconnecting… the standings will catch up by themselves.');
+    h('span', { class: 'spinner', 'aria-hidden': 'true' }), t('ui.live.reconnecting'));
   /** @type {EventSource | null} */ let es = null;
   /** @type {number | undefined} */ let timer;
   let closed = false;
@@ -46,13 +47,13 @@ export function watchTable(code, onTable, onLink) {
   /** The last table delivered, which deltas apply to. @type {Table | null} */
   let current = null;
 
-  /** @param {Table} t */
-  const deliver = (t) => {
-    if (closed || !t || typeof t.version !== 'number' || t.version < version) return;
-    version = t.version;
-    current = t;
-    keepTable(t);
-    onTable(t);
+  /** @param {Table} tb */
+  const deliver = (tb) => {
+    if (closed || !tb || typeof tb.version !== 'number' || tb.version < version) return;
+    version = tb.version;
+    current = tb;
+    keepTable(tb);
+    onTable(tb);
   };
   /** @param {boolean} down */
   const setLost = (down) => {
@@ -84,8 +85,8 @@ export function watchTable(code, onTable, onLink) {
       } catch {
         /* a broken event: read the table below */
       }
-      const t = d && applyDelta(current, d);
-      if (t) deliver(t);
+      const tb = d && applyDelta(current, d);
+      if (tb) deliver(tb);
       // A gap (the delta is not from the table here) or a broken event:
       // read the table whole, unless this screen is already past it.
       else if (!d || typeof d.version !== 'number' || d.version > version) refresh();
@@ -117,9 +118,9 @@ export function watchTable(code, onTable, onLink) {
   const refresh = async () => {
     if (closed) return;
     try {
-      const t = await request('GET', tablePath(code));
+      const tb = await request('GET', tablePath(code));
       setLost(false);
-      deliver(t);
+      deliver(tb);
     } catch (err) {
       if (err instanceof ApiError && err.status === 0) setLost(true);
     }
@@ -173,11 +174,11 @@ export function watchTable(code, onTable, onLink) {
  */
 export function applyDelta(base, d) {
   if (!base || !d || base.version !== d.from || typeof d.version !== 'number' || !Array.isArray(d.patch)) return null;
-  const t = structuredClone(base);
+  const tb = structuredClone(base);
   for (const op of d.patch) {
-    if (!applyOp(t, op)) return null;
+    if (!applyOp(tb, op)) return null;
   }
-  return t.version === d.version ? t : null;
+  return tb.version === d.version ? tb : null;
 }
 
 /**

@@ -20,7 +20,7 @@
 // server answers, even if that is after a reload.
 register('join', { delivered: (op, r) => saveTableAuth(op.meta.code, { seat: r.seat, seatToken: r.seatToken }) });
 register('claim', { delivered: (op, r) => saveTableAuth(op.meta.code, { seat: op.meta.seat, seatToken: r.seatToken }) });
-register('createTable', { delivered: (_op, t) => saveTableAuth(t.code, { hostToken: t.hostToken, joinUrl: t.joinUrl }) });
+register('createTable', { delivered: (_op, tb) => saveTableAuth(tb.code, { hostToken: tb.hostToken, joinUrl: tb.joinUrl }) });
 
 /** How long a write may take before the screen says it waits for the server. */
 const patience = 2000;
@@ -32,8 +32,8 @@ const patience = 2000;
  * @returns {() => void} call once settled: stops the note from coming
  */
 function waitNote(show) {
-  const t = setTimeout(show, patience);
-  return () => clearTimeout(t);
+  const timer = setTimeout(show, patience);
+  return () => clearTimeout(timer);
 }
 
 import { h, replace } from '../ui/dom.js';
@@ -56,6 +56,7 @@ import { openSheet } from '../ui/sheet.js';
 import { hotelPanel, hotelPhase } from './hotel.js';
 import { foldName, knownPlayers, nameChips, ordinal } from '../history/historyui.js';
 import { currentGroup } from '../sync/api.js';
+import { list, plural, t } from '../ui/i18n.js';
 
 /** @typedef {import('../sync/api.js').Spec} Spec */
 /** @typedef {import('../sync/api.js').Table} Table */
@@ -125,7 +126,7 @@ export async function newTableScreen(root) {
   // name (a new line when every line has one); a tap on a name taken
   // takes it back.
   const chips = nameChips({
-    names: knownPlayers(currentGroup()), label: 'The group\'s players',
+    names: knownPlayers(currentGroup()), label: t('ui.table.groupPlayers'),
     current: () => names,
     pick: (n) => {
       const free = names.findIndex((x) => !x.trim());
@@ -146,27 +147,27 @@ export async function newTableScreen(root) {
   const namesEl = h('div', { class: 'names' });
   const variantsEl = h('div', { class: 'new-variants' });
   const firstEl = h('div', { class: 'new-first' });
-  const addBtn = h('button', { type: 'button', class: 'btn btn-quiet add-name', on: { click: addName } }, '+ Add a player');
-  const createBtn = /** @type {HTMLButtonElement} */ (h('button', { type: 'submit', class: 'btn btn-primary', dataset: { testid: 'create-table' } }, 'Create the table'));
+  const addBtn = h('button', { type: 'button', class: 'btn btn-quiet add-name', on: { click: addName } }, t('ui.table.addPlayer'));
+  const createBtn = /** @type {HTMLButtonElement} */ (h('button', { type: 'submit', class: 'btn btn-primary', dataset: { testid: 'create-table' } }, t('ui.table.create')));
 
   replace(root,
-    topbar('/', 'Games', 'Start a table'),
-    h('p', { class: 'lead intro' }, 'Everyone enters their own board on their own phone: they scan the QR code this phone shows, and the standings update live.'),
+    topbar('/', t('ui.table.games'), t('ui.table.startTitle')),
+    h('p', { class: 'lead intro' }, t('ui.table.intro')),
     h('form', { class: 'new-table', novalidate: true, on: { submit: create } },
       h('section', { class: 'panel' },
-        segmented({ label: 'Game', pointer: '/game', class: 'stack', options: games.map((g) => ({ id: g.id, label: g.name })), value: game,
+        segmented({ label: t('ui.table.game'), pointer: '/game', class: 'stack', options: games.map((g) => ({ id: g.id, label: g.name })), value: game,
           onChange: (v) => { if (v !== game) variants = {}; game = v; loadSpec(); } })),
       h('section', { class: 'panel' },
         h('div', { class: 'field', dataset: { pointer: '/players' } },
-          h('h2', {}, 'Players'),
-          h('p', { class: 'hint' }, 'Name the players at the table, or only yourself: anyone can join later by the code with their own name.'),
+          h('h2', {}, t('ui.table.players')),
+          h('p', { class: 'hint' }, t('ui.table.namePlayers')),
           h('div', { class: 'msgs' })),
         chips.el, namesEl, addBtn),
       firstEl,
       variantsEl,
       banner,
       h('div', { class: 'actionbar' },
-        h('p', { class: 'live-state' }, 'The QR code comes next.'),
+        h('p', { class: 'live-state' }, t('ui.table.qrNext')),
         createBtn)));
   drawNames();
   if (game) await loadSpec();
@@ -193,8 +194,8 @@ export async function newTableScreen(root) {
 
   function drawNames() {
     replace(namesEl, names.map((n, i) => text({
-      label: i === 0 ? 'Player 1 (you?)' : `Player ${i + 1}`, pointer: `/players/${i}`, value: n, maxlength: 40,
-      autocomplete: i === 0 ? 'nickname' : 'off', placeholder: i === 0 ? 'Your name' : 'Name, or leave empty',
+      label: i === 0 ? t('ui.table.playerYou', { n: 1 }) : t('ui.table.player', { n: i + 1 }), pointer: `/players/${i}`, value: n, maxlength: 40,
+      autocomplete: i === 0 ? 'nickname' : 'off', placeholder: i === 0 ? t('ui.table.yourName') : t('ui.table.nameOrEmpty'),
       onChange: (v) => { names[i] = v; chips.refresh(); drawFirst(); },
     })));
     addBtn.hidden = names.length >= (spec?.maxPlayers ?? 4);
@@ -217,7 +218,7 @@ export async function newTableScreen(root) {
     // Typing a name redraws this; keep the focus where it is.
     const focused = firstEl.contains(document.activeElement);
     replace(firstEl, h('section', { class: 'panel' },
-      segmented({ label: 'Who starts? The last to stay in a hotel', pointer: '/first', class: 'stack', options: named,
+      segmented({ label: t('ui.table.whoStarts'), pointer: '/first', class: 'stack', options: named,
         value: String(first), onChange: (v) => { first = Number(v); } })));
     if (focused) /** @type {HTMLElement | null} */ (firstEl.querySelector('input:checked'))?.focus();
   }
@@ -234,7 +235,7 @@ export async function newTableScreen(root) {
       return;
     }
     replace(variantsEl, h('section', { class: 'panel variants-new' },
-      h('h2', {}, 'House rules'),
+      h('h2', {}, t('ui.table.houseRules')),
       spec.variants.map((v) => {
         const pointer = `/variants/${v.key}`;
         const value = variants[v.key] ?? v.default;
@@ -254,7 +255,7 @@ export async function newTableScreen(root) {
     clearProblems(root);
     banner.hidden = true;
     if (!game) {
-      markProblems(root, [{ pointer: '/game', detail: 'choose the game you play' }], 'error');
+      markProblems(root, [{ pointer: '/game', detail: t('ui.table.chooseGame') }], 'error');
       return;
     }
     // Empty lines are players who will join by the code; the server's
@@ -267,14 +268,14 @@ export async function newTableScreen(root) {
     if (spec?.id === 'insektenhotel' && at > 0) body.first = at;
     const req = createTable(body);
     const quiet = waitNote(() => {
-      replace(banner, h('p', {}, 'Waiting for the server: the table is created as soon as it answers. This screen moves on by itself.'));
+      replace(banner, h('p', {}, t('ui.table.waitCreate')));
       banner.hidden = false;
     });
     try {
-      const t = await req;
+      const tb = await req;
       quiet();
-      saveTableAuth(t.code, { hostToken: t.hostToken, joinUrl: t.joinUrl });
-      if (location.pathname.startsWith('/tables/new')) navigate(`/t/${t.code}`);
+      saveTableAuth(tb.code, { hostToken: tb.hostToken, joinUrl: tb.joinUrl });
+      if (location.pathname.startsWith('/tables/new')) navigate(`/t/${tb.code}`);
     } catch (err) {
       quiet();
       if (!(err instanceof ApiError)) throw err;
@@ -327,11 +328,11 @@ export async function tableScreen(root, rawCode, seat) {
 
 /**
  * resultOf is a seat's line of the live standings, if there are standings.
- * @param {Table} t
+ * @param {Table} tb
  * @param {number} i
  */
-function resultOf(t, i) {
-  return t.standings?.results[i];
+function resultOf(tb, i) {
+  return tb.standings?.results[i];
 }
 
 /**
@@ -351,10 +352,10 @@ function follower(code, shown) {
   };
   return {
     leave,
-    /** takes says whether to show t. @param {Table} t */
-    takes(t) {
-      if (gone || t.version < shown().version) return false;
-      if (t.status !== 'finished') return true;
+    /** takes says whether to show tb. @param {Table} tb */
+    takes(tb) {
+      if (gone || tb.version < shown().version) return false;
+      if (tb.status !== 'finished') return true;
       leave();
       return false;
     },
@@ -370,17 +371,17 @@ function finishedView({ root, spec, code, table, auth }) {
   const hotel = table.hotel ? hotelPanel({ spec, code, token: '', seat: -2, host: false, sheetHost: root, onTable: () => {} }) : null;
   hotel?.update(table);
   replace(root,
-    topbar('/', 'Games', 'Results', `Table ${code}`),
-    h('p', { class: 'notice finished-note' }, 'This table is finished; the result is recorded.'),
+    topbar('/', t('ui.table.games'), t('ui.table.results'), t('ui.table.tableCode', { code })),
+    h('p', { class: 'notice finished-note' }, t('ui.table.finishedNote')),
     table.standings
       ? renderResults(spec, table.standings, { players: table.seats }, {
         actions: [
           rematchButton(root, spec, table.seats.map((s) => s.name), table.variants ?? {}),
-          h('a', { class: 'btn', href: '/tables/new' }, 'Start another table'),
-          h('a', { class: 'btn btn-quiet', href: '/' }, 'Home')],
+          h('a', { class: 'btn', href: '/tables/new' }, t('ui.table.startAnother')),
+          h('a', { class: 'btn btn-quiet', href: '/' }, t('ui.table.home'))],
         share: { when: new Date() },
       })
-      : h('p', { class: 'panel' }, 'This table was finished without standings.'),
+      : h('p', { class: 'panel' }, t('ui.table.noStandings')),
     hotel ? h('div', { class: 'finished-hotels' }, hotel.el) : null);
 }
 
@@ -403,14 +404,14 @@ function hostView({ root, spec, code, table: first, auth }) {
   /** @type {number | undefined} */ let watchUnsent;
 
   const live = watchTable(code, apply, () => draw());
-  const seatsEl = h('ol', { class: 'seat-list', 'aria-label': 'Players and standings' });
+  const seatsEl = h('ol', { class: 'seat-list', 'aria-label': t('ui.table.playersAndStandings') });
   const paused = h('div', { class: 'notice', role: 'status', hidden: true });
   const joinHint = h('p', { class: 'hint' });
   const finishBanner = h('div', { class: 'banner', role: 'alert', hidden: true, dataset: { testid: 'finish-problem' } });
   const summary = h('p', { class: 'live-state' });
   const finishBtn = /** @type {HTMLButtonElement} */ (h('button', {
     type: 'button', class: 'btn btn-primary', dataset: { testid: 'finish' }, on: { click: () => finish(false) },
-  }, 'Finish game'));
+  }, t('ui.table.finishGame')));
   const hotel = spec.id === 'insektenhotel'
     ? hotelPanel({ spec, code, token: hostToken, seat: -1, host: true, sheetHost: root, onTable: apply })
     : null;
@@ -424,11 +425,11 @@ function hostView({ root, spec, code, table: first, auth }) {
   const bar = h('div', { class: 'actionbar host-bar' }, summary, finishBtn);
   keepShowing(true);
   replace(root,
-    topbar('/', 'Games', `Table ${code}`, spec.name),
+    topbar('/', t('ui.table.games'), t('ui.table.tableCode', { code }), spec.name),
     live.banner,
     invite,
     h('section', { class: 'panel seats-panel' },
-      h('h2', {}, 'Players'),
+      h('h2', {}, t('ui.table.players')),
       seatsEl, paused, joinHint),
     hotelSlot,
     finishBanner,
@@ -436,14 +437,14 @@ function hostView({ root, spec, code, table: first, auth }) {
   const unreserve = reserveBar(root, bar);
   draw();
 
-  /** @param {Table} t */
-  function apply(t) {
-    if (!follow.takes(t)) return;
-    if (t.version !== table.version && !waiting) {
+  /** @param {Table} tb */
+  function apply(tb) {
+    if (!follow.takes(tb)) return;
+    if (tb.version !== table.version && !waiting) {
       finishFields = [];
       finishLines = [];
     }
-    table = t;
+    table = tb;
     if (!folded && anyJoined(table)) {
       folded = true;
       /** @type {HTMLDetailsElement} */ (invite).open = false;
@@ -455,25 +456,25 @@ function hostView({ root, spec, code, table: first, auth }) {
   function draw() {
     const phase = spec.id === 'insektenhotel' ? hotelPhase(table, spec) : 'board';
     replace(seatsEl, table.seats.length === 0
-      ? h('li', { class: 'muted empty-seats' }, 'No players yet: they join with the code above.')
+      ? h('li', { class: 'muted empty-seats' }, t('ui.table.noPlayers'))
       : byRank(table).map((i) => seatRow(table.seats[i], i, phase)));
     const pausedBy = table.errors.length && !table.standings ? table.errors : [];
     replace(paused, pausedBy.length
-      ? [h('p', {}, h('strong', {}, 'Standings are paused'), ' until these are fixed:'),
+      ? [h('p', {}, h('strong', {}, t('ui.table.paused')), t('ui.table.pausedUntil')),
         h('ul', { class: 'problem-list' }, pausedBy.map((e) => h('li', {}, whoIs(table, e.pointer), e.detail)))]
       : []);
     paused.hidden = pausedBy.length === 0;
     const open = spec.maxPlayers - table.seats.length;
     joinHint.textContent = open > 0
-      ? `${open} more ${open === 1 ? 'player' : 'players'} can join with the code.`
-      : `The table is full (${spec.name} is for at most ${spec.maxPlayers}).`;
+      ? plural('ui.table.canJoin', open)
+      : t('ui.table.full', { game: spec.name, max: spec.maxPlayers });
     summary.textContent = [phonesSummary(table), live.live()
-      ? (table.standings?.complete ? 'game over: finish to record it' : 'standings live')
-      : 'reconnecting: the standings wait'].filter(Boolean).join(' · ');
+      ? (table.standings?.complete ? t('ui.table.gameOver') : t('ui.table.standingsLive'))
+      : t('ui.table.reconnecting')].filter(Boolean).join(' · ');
     if (hotel) {
       if (phase === 'setup') {
         replace(hotelSlot, h('p', { class: 'notice', dataset: { testid: 'hotel-setup' } },
-          'Set up every hotel first (its colour and the species of its three floors): then the moves start here.'));
+          t('ui.table.setUpHotels')));
       }
       else {
         hotel.update(table);
@@ -496,11 +497,11 @@ function hostView({ root, spec, code, table: first, auth }) {
     const names = unsentSeats(table).map((s) => s.name);
     return [
       h('p', { dataset: { testid: 'finish-waiting' } }, names.length
-        ? `Waiting for ${listNames(names)}'s phone${names.length > 1 ? 's' : ''}… the game finishes by itself once ${names.length > 1 ? 'they have' : 'it has'} saved.`
-        : 'Finishing…'),
+        ? plural('ui.table.waitingFor', names.length, { names: list(names) })
+        : t('ui.table.finishing')),
       h('div', { class: 'banner-actions' },
-        h('button', { type: 'button', class: 'btn', on: { click: () => { waiting = false; draw(); } } }, 'Stop waiting'),
-        h('button', { type: 'button', class: 'btn btn-danger', dataset: { testid: 'finish-anyway' }, on: { click: confirmForce } }, 'Finish anyway')),
+        h('button', { type: 'button', class: 'btn', on: { click: () => { waiting = false; draw(); } } }, t('ui.table.stopWaiting')),
+        h('button', { type: 'button', class: 'btn btn-danger', dataset: { testid: 'finish-anyway' }, on: { click: confirmForce } }, t('ui.table.finishAnyway'))),
     ];
   }
 
@@ -517,21 +518,21 @@ function hostView({ root, spec, code, table: first, auth }) {
     const canEdit = phase !== 'playing';
     const tied = !!r && (table.standings?.results ?? []).some((o, k) => k !== i && o.rank === r.rank);
     return h('li', { class: ['seat-row', errs.length && 'has-error', r?.winner && table.standings?.complete && 'winner'], dataset: { seat: i } },
-      h('span', { class: ['rank', tied && 'tied'], 'aria-label': r ? `rank ${r.rank}${tied ? ', tied' : ''}` : 'no rank yet', dataset: { testid: `rank-${i}` } },
+      h('span', { class: ['rank', tied && 'tied'], 'aria-label': r ? t(tied ? 'ui.table.rankTied' : 'ui.table.rank', { n: r.rank }) : t('ui.table.noRank'), dataset: { testid: `rank-${i}` } },
         r ? `${tied ? '=' : ''}${ordinal(r.rank)}` : '–'),
       h('span', { class: 'seat-who' },
         h('span', { class: 'seat-name' }, s.name),
         // A seat nobody claimed is the host's to fill in: it is here too.
         h('span', { class: ['claim', s.claimed ? 'claimed' : 'hosted'], dataset: { testid: `claim-${i}` } },
-          s.claimed ? 'on own phone' : 'on host\'s phone'),
+          s.claimed ? t('ui.table.onOwnPhone') : t('ui.table.onHostPhone')),
         syncNote(s),
-        errs.length ? h('span', { class: 'seat-problem' }, `${errs.length} ${errs.length === 1 ? 'entry needs' : 'entries need'} a look`) : null),
+        errs.length ? h('span', { class: 'seat-problem' }, plural('ui.table.needsLook', errs.length)) : null),
       h('span', { class: 'score' },
         h('strong', { class: 'total', dataset: { testid: `seat-total-${i}` } }, r ? String(r.total) : '–'),
         h('span', { class: 'unit' }, unitOf(spec, r?.total ?? 0))),
       canEdit
-        ? h('a', { class: 'btn seat-edit', href: `/t/${code}/seats/${i}`, 'aria-label': `Edit ${s.name}'s board`, dataset: { testid: `edit-${i}` } },
-          phase === 'board' ? 'Board' : 'Hotel')
+        ? h('a', { class: 'btn seat-edit', href: `/t/${code}/seats/${i}`, 'aria-label': t('ui.table.editBoard', { name: s.name }), dataset: { testid: `edit-${i}` } },
+          phase === 'board' ? t('ui.table.board') : t('ui.table.hotel'))
         : h('span', {}),
       mine.length ? h('div', { class: 'msgs seat-msgs' }, mine.map((f) => h('p', { class: 'msg msg-error' }, capitalize(f.detail)))) : null);
   }
@@ -547,7 +548,7 @@ function hostView({ root, spec, code, table: first, auth }) {
     finishing = true;
     finishBtn.disabled = true;
     const req = finishTable(code, hostToken, force);
-    const quiet = waitNote(() => { summary.textContent = 'Finishing… waiting for the server to answer.'; });
+    const quiet = waitNote(() => { summary.textContent = t('ui.table.finishingWait'); });
     try {
       await req;
       quiet();
@@ -565,7 +566,7 @@ function hostView({ root, spec, code, table: first, auth }) {
       finishFields = err.fields.filter((f) => table.seats[playerOf(f.pointer)]);
       const other = err.fields.filter((f) => !table.seats[playerOf(f.pointer)]);
       finishLines = [
-        err.fields.length ? 'The game cannot finish yet: the boards marked below need fixing.' : capitalize(err.message),
+        err.fields.length ? t('ui.table.cannotFinish') : capitalize(err.message),
         ...other.map((f) => capitalize(f.detail))];
       draw();
       finishBanner.scrollIntoView({ block: 'nearest' });
@@ -586,17 +587,17 @@ function hostView({ root, spec, code, table: first, auth }) {
     const names = seats.map((x) => x.name);
     const s = openSheet({
       host: root,
-      title: `Wait for ${listNames(names)}?`,
+      title: t('ui.table.waitForTitle', { names: list(names) }),
       body: h('div', { dataset: { testid: 'unsent-sheet' } },
         h('ul', { class: 'problem-list' }, seats.map((x) => h('li', {}, h('strong', {}, `${x.name}: `), syncWords(x.sync)))),
-        h('p', {}, 'Finishing now records the boards as the server has them: changes still on those phones would not count.')),
+        h('p', {}, t('ui.table.finishNowExplained'))),
       actions: [
         h('button', { type: 'button', class: 'btn btn-danger', dataset: { testid: 'finish-anyway' }, on: { click: () => { s.close(); finish(true); } } },
-          'Finish without them'),
+          t('ui.table.finishWithout')),
         h('button', {
           type: 'button', class: 'btn btn-primary', dataset: { testid: 'finish-wait' },
           on: { click: () => { s.close(); waiting = true; draw(); live.refresh(); } },
-        }, 'Wait for them'),
+        }, t('ui.table.waitForThem')),
       ],
     });
   }
@@ -606,14 +607,14 @@ function hostView({ root, spec, code, table: first, auth }) {
     const names = unsentSeats(table).map((x) => x.name);
     const s = openSheet({
       host: root,
-      title: 'Finish without their changes?',
+      title: t('ui.table.forceTitle'),
       body: h('p', {}, names.length
-        ? `${listNames(names)}'s phone${names.length > 1 ? 's have' : ' has'} changes the server does not have. They will not count.`
-        : 'Every phone has saved now: the game finishes with every board.'),
+        ? plural('ui.table.unsentChanges', names.length, { names: list(names) })
+        : t('ui.table.allSaved')),
       actions: [
-        h('button', { type: 'button', class: 'btn', on: { click: () => s.close() } }, 'Keep waiting'),
+        h('button', { type: 'button', class: 'btn', on: { click: () => s.close() } }, t('ui.table.keepWaiting')),
         h('button', { type: 'button', class: 'btn btn-danger', dataset: { testid: 'finish-anyway-confirm' }, on: { click: () => { s.close(); waiting = false; finish(true); } } },
-          'Finish now'),
+          t('ui.table.finishNow')),
       ],
     });
   }
@@ -647,40 +648,40 @@ function reserveBar(screen, bar) {
 
 /**
  * anyJoined says whether a player took a seat on their own phone.
- * @param {Table} t
+ * @param {Table} tb
  */
-function anyJoined(t) {
-  return t.seats.some((s) => s.claimed);
+function anyJoined(tb) {
+  return tb.seats.some((s) => s.claimed);
 }
 
 /**
  * byRank orders a table's seats by their rank in the standings (seat order
  * among equals, and when there are no standings).
- * @param {Table} t
+ * @param {Table} tb
  * @returns {number[]} seat indices
  */
-function byRank(t) {
-  const rank = (/** @type {number} */ i) => t.standings?.results[i]?.rank ?? Infinity;
-  return t.seats.map((_, i) => i).sort((a, b) => rank(a) - rank(b) || a - b);
+function byRank(tb) {
+  const rank = (/** @type {number} */ i) => tb.standings?.results[i]?.rank ?? Infinity;
+  return tb.seats.map((_, i) => i).sort((a, b) => rank(a) - rank(b) || a - b);
 }
 
 /**
  * phonesSummary says where the seats are entered: on players' own phones
  * or on the host's (a seat nobody claimed is the host's to fill in).
- * @param {Table} t
+ * @param {Table} tb
  */
-function phonesSummary(t) {
-  const own = t.seats.filter((s) => s.claimed).length;
-  const host = t.seats.length - own;
-  return [own ? `${own} on own phone` : '', host ? `${host} on host's phone` : ''].filter(Boolean).join(', ');
+function phonesSummary(tb) {
+  const own = tb.seats.filter((s) => s.claimed).length;
+  const host = tb.seats.length - own;
+  return [own ? t('ui.table.onOwnCount', { n: own }) : '', host ? t('ui.table.onHostCount', { n: host }) : ''].filter(Boolean).join(', ');
 }
 
 /**
  * unsentSeats lists the seats whose phones hold changes the server has not got.
- * @param {Table} t
+ * @param {Table} tb
  */
-function unsentSeats(t) {
-  return t.seats.filter((s) => {
+function unsentSeats(tb) {
+  return tb.seats.filter((s) => {
     const st = /** @type {any} */ (s).sync?.state;
     return st === 'unsent' || st === 'silent';
   });
@@ -691,11 +692,10 @@ function unsentSeats(t) {
  * @param {SeatSync | undefined} sync
  */
 function syncWords(sync) {
-  if (!sync || sync.state === 'saved') return 'saved';
-  const seen = sync.lastSeenAt ? `last seen ${age(Date.parse(sync.lastSeenAt))} ago` : 'not seen yet';
-  if (sync.state === 'silent') return `silent since its last edit · ${seen}`;
-  const since = sync.unsentSince ? ` for ${age(Date.parse(sync.unsentSince))}` : '';
-  return `changes not sent yet${since}`;
+  if (!sync || sync.state === 'saved') return t('ui.table.saved');
+  const seen = sync.lastSeenAt ? t('ui.table.lastSeen', { age: age(Date.parse(sync.lastSeenAt)) }) : t('ui.table.notSeen');
+  if (sync.state === 'silent') return t('ui.table.silent', { seen });
+  return sync.unsentSince ? t('ui.table.unsentFor', { age: age(Date.parse(sync.unsentSince)) }) : t('ui.table.unsent');
 }
 
 /**
@@ -706,15 +706,6 @@ function syncNote(s) {
   const sync = /** @type {any} */ (s).sync;
   if (!sync || (sync.state === 'saved' && !(s.claimed && sync.lastSeenAt))) return null;
   return h('span', { class: ['seat-sync', `sync-${sync.state}`], dataset: { testid: `sync-${s.seat}` } }, syncWords(sync));
-}
-
-/**
- * listNames joins names: "Ana", "Ana and Ben", "Ana, Ben and Cy".
- * @param {string[]} names
- */
-function listNames(names) {
-  if (names.length <= 1) return names.join('');
-  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }
 
 /**
@@ -740,12 +731,12 @@ function joinPanel(code, joinUrl, folded, sheetHost) {
       urlInput.select();
       document.execCommand?.('copy');
     }
-    copied.textContent = 'Link copied';
+    copied.textContent = t('ui.table.linkCopied');
     setTimeout(() => { copied.textContent = ''; }, 2500);
   };
   const share = async () => {
     try {
-      await navigator.share({ title: 'Join our insectscore table', text: `Table ${code}: enter your board on your phone.`, url: joinUrl });
+      await navigator.share({ title: t('ui.table.shareTitle'), text: t('ui.table.shareText', { code }), url: joinUrl });
     } catch {
       /* closed the share sheet */
     }
@@ -753,28 +744,28 @@ function joinPanel(code, joinUrl, folded, sheetHost) {
   const enlarge = () => {
     const s = openSheet({
       host: sheetHost,
-      title: `Scan to join table ${code}`,
+      title: t('ui.table.scanToJoin', { code }),
       body: h('div', { class: 'qr-big-body' },
-        h('img', { class: 'qr qr-big', src: tablePath(code, '/qr.svg'), width: 600, height: 600, alt: `QR code that opens ${joinUrl}` }),
+        h('img', { class: 'qr qr-big', src: tablePath(code, '/qr.svg'), width: 600, height: 600, alt: t('ui.table.qrAlt', { url: joinUrl }) }),
         h('p', { class: 'join-code' }, code)),
-      actions: [h('button', { type: 'button', class: 'btn btn-primary sheet-done', on: { click: () => s.close() } }, 'Done')],
+      actions: [h('button', { type: 'button', class: 'btn btn-primary sheet-done', on: { click: () => s.close() } }, t('ui.common.done'))],
     });
   };
   return h('details', { class: 'panel join-panel', open: !folded, dataset: { testid: 'invite' } },
-    h('summary', {}, h('span', {}, 'Invite players'), h('span', { class: 'join-code-small' }, code)),
+    h('summary', {}, h('span', {}, t('ui.table.invite')), h('span', { class: 'join-code-small' }, code)),
     h('div', { class: 'join-body' },
-      h('button', { type: 'button', class: 'qr-btn', 'aria-label': 'Show the QR code bigger', on: { click: enlarge } },
+      h('button', { type: 'button', class: 'qr-btn', 'aria-label': t('ui.table.qrBigger'), on: { click: enlarge } },
         h('img', {
           class: 'qr', src: tablePath(code, '/qr.svg'), width: 220, height: 220, dataset: { testid: 'qr' },
-          alt: `QR code that opens ${joinUrl}`,
+          alt: t('ui.table.qrAlt', { url: joinUrl }),
         })),
-      h('p', { class: 'hint' }, 'Scan it with the camera, or send the link: it opens this table.'),
-      h('p', { class: 'join-code', 'aria-label': `Table code ${code.split('').join(' ')}`, dataset: { testid: 'join-code' } }, code),
+      h('p', { class: 'hint' }, t('ui.table.scanHint')),
+      h('p', { class: 'join-code', 'aria-label': t('ui.table.codeLabel', { code: code.split('').join(' ') }), dataset: { testid: 'join-code' } }, code),
       h('div', { class: 'join-link' },
-        h('label', { class: 'sr-only', for: urlId }, 'Join link'),
+        h('label', { class: 'sr-only', for: urlId }, t('ui.table.joinLink')),
         urlInput,
-        canShare ? h('button', { type: 'button', class: 'btn', on: { click: share } }, 'Share') : null,
-        h('button', { type: 'button', class: 'btn', on: { click: copy } }, 'Copy')),
+        canShare ? h('button', { type: 'button', class: 'btn', on: { click: share } }, t('ui.table.share')) : null,
+        h('button', { type: 'button', class: 'btn', on: { click: copy } }, t('ui.table.copy'))),
       copied));
 }
 
@@ -785,23 +776,23 @@ function joinPanel(code, joinUrl, folded, sheetHost) {
 function joinView({ root, spec, code, table: first }) {
   let table = first;
   const follow = follower(code, () => table);
-  const live = watchTable(code, (t) => {
-    if (!follow.takes(t)) return;
-    table = t;
+  const live = watchTable(code, (tb) => {
+    if (!follow.takes(tb)) return;
+    table = tb;
     draw();
   });
-  const list = h('ul', { class: 'seat-pick', 'aria-label': 'Seats' });
+  const list = h('ul', { class: 'seat-pick', 'aria-label': t('ui.table.seats') });
   const problem = h('div', { class: 'banner', role: 'alert', hidden: true });
   /** @type {string} */ let name = '';
-  const nameField = text({ label: 'Your name', pointer: '/name', value: '', maxlength: 40, autocomplete: 'nickname', onChange: (v) => { name = v; } });
-  const joinBtn = /** @type {HTMLButtonElement} */ (h('button', { type: 'submit', class: 'btn btn-primary', dataset: { testid: 'join-new' } }, 'Join as a new player'));
+  const nameField = text({ label: t('ui.table.yourName'), pointer: '/name', value: '', maxlength: 40, autocomplete: 'nickname', onChange: (v) => { name = v; } });
+  const joinBtn = /** @type {HTMLButtonElement} */ (h('button', { type: 'submit', class: 'btn btn-primary', dataset: { testid: 'join-new' } }, t('ui.table.joinNew')));
   const newPanel = h('form', { class: 'panel join-new', novalidate: true, on: { submit: joinNew } },
-    h('h2', {}, 'Not on the list?'), nameField, joinBtn);
+    h('h2', {}, t('ui.table.notOnList')), nameField, joinBtn);
 
   replace(root,
-    topbar('/', 'Games', `Join table ${code}`, spec.name),
+    topbar('/', t('ui.table.games'), t('ui.table.joinTitle', { code }), spec.name),
     live.banner,
-    h('p', { class: 'lead intro' }, `Who are you? Pick your name to enter your own ${spec.name} board on this phone.`),
+    h('p', { class: 'lead intro' }, t('ui.table.whoAreYou', { game: spec.name })),
     problem,
     list,
     newPanel);
@@ -810,9 +801,9 @@ function joinView({ root, spec, code, table: first }) {
   function draw() {
     replace(list, table.seats.map((s, i) => h('li', {},
       s.claimed
-        ? h('div', { class: 'seat-taken' }, h('span', { class: 'seat-name' }, s.name), h('span', { class: 'claim claimed' }, 'already on a phone'))
-        : h('button', { type: 'button', class: 'btn btn-big claim-btn', dataset: { seat: i }, on: { click: () => claim(i) } }, `I'm ${s.name}`))));
-    if (table.seats.length === 0) replace(list, h('li', { class: 'muted' }, 'No names yet: join as a new player below.'));
+        ? h('div', { class: 'seat-taken' }, h('span', { class: 'seat-name' }, s.name), h('span', { class: 'claim claimed' }, t('ui.table.onAPhone')))
+        : h('button', { type: 'button', class: 'btn btn-big claim-btn', dataset: { seat: i }, on: { click: () => claim(i) } }, t('ui.table.iAm', { name: s.name })))));
+    if (table.seats.length === 0) replace(list, h('li', { class: 'muted' }, t('ui.table.noNames')));
     newPanel.hidden = table.seats.length >= spec.maxPlayers;
   }
 
@@ -821,7 +812,7 @@ function joinView({ root, spec, code, table: first }) {
     problem.hidden = true;
     list.querySelectorAll('button').forEach((b) => { /** @type {HTMLButtonElement} */ (b).disabled = true; });
     const req = claimSeat(code, i);
-    const quiet = waitNote(() => show('Waiting for the server: your seat is taken as soon as it answers.'));
+    const quiet = waitNote(() => show(t('ui.table.waitSeat')));
     try {
       const r = await req;
       quiet();
@@ -830,7 +821,7 @@ function joinView({ root, spec, code, table: first }) {
     } catch (err) {
       quiet();
       if (!(err instanceof ApiError)) throw err;
-      show(err.status === 409 ? `Someone else took ${table.seats[i]?.name ?? 'that seat'} just now. Pick another, or join as a new player.` : err.message);
+      show(err.status === 409 ? t('ui.table.seatTaken', { name: table.seats[i]?.name ?? t('ui.table.thatSeat') }) : err.message);
       draw();
       live.refresh();
     }
@@ -842,12 +833,12 @@ function joinView({ root, spec, code, table: first }) {
     clearProblems(newPanel);
     problem.hidden = true;
     if (!name.trim()) {
-      markProblems(newPanel, [{ pointer: '/name', detail: 'enter your name' }], 'error');
+      markProblems(newPanel, [{ pointer: '/name', detail: t('ui.table.enterName') }], 'error');
       return;
     }
     joinBtn.disabled = true;
     const req = joinTable(code, name.trim());
-    const quiet = waitNote(() => show('Waiting for the server: you join as soon as it answers.'));
+    const quiet = waitNote(() => show(t('ui.table.waitJoin')));
     try {
       const r = await req;
       quiet();
@@ -914,11 +905,12 @@ function seatView({ root, spec, code, table: first }, form, seat, token, host) {
   const formSlot = h('div', { class: 'form-slot' });
   const hotelSlot = h('div', {});
   const standingState = h('span', { class: 'standing-state' });
-  const chips = h('ol', { class: 'mini-standings', 'aria-label': 'Standings' });
+  const chips = h('ol', { class: 'mini-standings', 'aria-label': t('ui.table.standings') });
   const hotel = hotelGame ? hotelPanel({ spec, code, token, seat: host ? -1 : seat, host, sheetHost: root, onTable: apply }) : null;
-  const nameOf = () => table.seats[seat]?.name ?? `Player ${seat + 1}`;
-  const what = hotelGame ? 'hotel' : 'board';
-  const headingText = () => (host ? `${nameOf()}'s ${what}` : `${nameOf()}, your ${what}`);
+  const nameOf = () => table.seats[seat]?.name ?? t('ui.table.player', { n: seat + 1 });
+  const headingText = () => t(host
+    ? (hotelGame ? 'ui.table.theirHotel' : 'ui.table.theirBoard')
+    : (hotelGame ? 'ui.table.yourHotel' : 'ui.table.yourBoard'), { name: nameOf() });
   const heading = h('h1', {}, headingText());
   /** @type {import('../sync/api.js').Result | null} standings with this phone's board, from the engine */
   let local = null;
@@ -928,10 +920,10 @@ function seatView({ root, spec, code, table: first }, form, seat, token, host) {
   replace(root,
     h('header', { class: 'topbar' },
       host
-        ? h('a', { class: 'back', href: `/t/${code}` }, h('span', { 'aria-hidden': 'true' }, '‹'), ' Table')
-        : h('a', { class: 'back', href: '/' }, h('span', { 'aria-hidden': 'true' }, '‹'), ' Games'),
+        ? h('a', { class: 'back', href: `/t/${code}` }, h('span', { 'aria-hidden': 'true' }, '‹'), ` ${t('ui.table.table')}`)
+        : h('a', { class: 'back', href: '/' }, h('span', { 'aria-hidden': 'true' }, '‹'), ` ${t('ui.table.games')}`),
       heading,
-      h('span', { class: 'topbar-game' }, `Table ${code}`)),
+      h('span', { class: 'topbar-game' }, t('ui.table.tableCode', { code }))),
     live.banner,
     notice,
     lostBanner,
@@ -996,7 +988,7 @@ function seatView({ root, spec, code, table: first }, form, seat, token, host) {
         refreshErrors: () => { if (gen === formGen) showProblems(); },
       }));
     replace(formSlot, phase === 'ready'
-      ? h('details', { class: 'panel setup-again' }, h('summary', {}, host ? 'Change this hotel' : 'Change your hotel'), panel)
+      ? h('details', { class: 'panel setup-again' }, h('summary', {}, host ? t('ui.table.changeThisHotel') : t('ui.table.changeYourHotel')), panel)
       : panel);
     showProblems();
   }
@@ -1021,7 +1013,7 @@ function seatView({ root, spec, code, table: first }, form, seat, token, host) {
    */
   function save() {
     const body = boardRequest(form, board);
-    putBoard(code, seat, token, body, baseVersion, host ? `${nameOf()}'s board` : 'your board', saveDelay).then((res) => {
+    putBoard(code, seat, token, body, baseVersion, host ? t('ui.table.theirBoard', { name: nameOf() }) : t('ui.table.yourBoardShort'), saveDelay).then((res) => {
       baseVersion = Math.max(baseVersion, res.version);
       if (!pending()) {
         // The last write delivered carried the board as it is now.
@@ -1038,7 +1030,7 @@ function seatView({ root, spec, code, table: first }, form, seat, token, host) {
     }, (err) => {
       if (closed) return;
       if (err instanceof ApiError && err.status === 409) live.refresh();
-      notice.textContent = `Not saved: ${capitalize(err.message)}`;
+      notice.textContent = t('ui.table.notSaved', { why: capitalize(err.message) });
       notice.hidden = false;
     });
   }
@@ -1069,38 +1061,38 @@ function seatView({ root, spec, code, table: first }, form, seat, token, host) {
 
   /**
    * apply takes a table from the live stream or a move's answer.
-   * @param {Table} t
+   * @param {Table} tb
    */
-  function apply(t) {
-    if (leaving || t.version < table.version) return;
-    takeTable(t);
+  function apply(tb) {
+    if (leaving || tb.version < table.version) return;
+    takeTable(tb);
   }
 
   /**
-   * takeTable makes t the table shown, and follows this seat's board when
+   * takeTable makes tb the table shown, and follows this seat's board when
    * it changed elsewhere and nothing typed here is waiting to be saved.
-   * @param {Table} t
+   * @param {Table} tb
    */
-  function takeTable(t) {
+  function takeTable(tb) {
     if (closed || leaving) return;
-    if (t.status === 'finished') {
+    if (tb.status === 'finished') {
       leaving = true;
       navigate(`/t/${code}`, { replace: true });
       return;
     }
-    table = t;
+    table = tb;
     const before = phase;
-    phase = hotelGame ? hotelPhase(t, spec) : 'board';
-    const server = canon(t.seats[seat]?.board);
+    phase = hotelGame ? hotelPhase(tb, spec) : 'board';
+    const server = canon(tb.seats[seat]?.board);
     if (phase === 'playing' || server === synced) {
       synced = server;
-      baseVersion = Math.max(baseVersion, t.version);
+      baseVersion = Math.max(baseVersion, tb.version);
     } else if (!pending()) {
-      adoptServerBoard(host ? `${nameOf()} changed this board on their phone.` : 'The host changed your board.');
+      adoptServerBoard(host ? t('ui.table.changedElsewhere', { name: nameOf() }) : t('ui.table.hostChanged'));
     }
     // else this phone's change is on its way: it is applied on top.
     if (phase !== before) drawPhase();
-    else if (hotel && phase !== 'setup') hotel.update(t);
+    else if (hotel && phase !== 'setup') hotel.update(tb);
     rescoreHere();
     afterTable();
   }
@@ -1143,10 +1135,10 @@ function seatView({ root, spec, code, table: first }, form, seat, token, host) {
     const others = table.errors.filter((e) => !concerns(e, seat));
     const mine = table.errors.filter((e) => concerns(e, seat));
     standingState.textContent = local
-      ? (local.complete ? 'final with your change' : 'with your change')
+      ? (local.complete ? t('ui.table.finalWithYours') : t('ui.table.withYours'))
       : table.standings
-        ? (!live.live() ? 'standings as last seen' : table.standings.complete ? 'final: the host can finish' : 'standings live')
-        : mine.length ? 'standings wait for this board' : others.length ? 'standings wait for another board' : '';
+        ? (!live.live() ? t('ui.table.lastSeenStandings') : table.standings.complete ? t('ui.table.finalHostCan') : t('ui.table.standingsLive'))
+        : mine.length ? t('ui.table.waitThisBoard') : others.length ? t('ui.table.waitOtherBoard') : '';
   }
 
   /** showProblems marks this seat's errors and warnings at its fields. */
@@ -1173,12 +1165,12 @@ function seatView({ root, spec, code, table: first }, form, seat, token, host) {
 
 /**
  * whoIs names the seat a pointer is about, as a prefix for a message.
- * @param {Table} t
+ * @param {Table} tb
  * @param {string} pointer
  */
-function whoIs(t, pointer) {
+function whoIs(tb, pointer) {
   const i = playerOf(pointer);
-  return i >= 0 && t.seats[i] ? h('strong', {}, `${t.seats[i].name}: `) : null;
+  return i >= 0 && tb.seats[i] ? h('strong', {}, `${tb.seats[i].name}: `) : null;
 }
 
 /** @param {string} s */
