@@ -86,6 +86,15 @@ func TestShellReferencesExist(t *testing.T) {
 func TestServiceWorkerCachesEveryAsset(t *testing.T) {
 	sw := read(t, "sw.js")
 	listed := assetRef.FindAllString(sw, -1)
+	seen := map[string]bool{}
+	for _, u := range listed {
+		if seen[u] {
+			// cache.addAll refuses a list with a request twice: the
+			// service worker would never install.
+			t.Errorf("sw.js lists %s twice", u)
+		}
+		seen[u] = true
+	}
 	for _, f := range assetFiles(t) {
 		if !slices.Contains(listed, "/"+f) {
 			t.Errorf("sw.js does not precache /%s", f)
