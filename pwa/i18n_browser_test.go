@@ -217,3 +217,70 @@ func TestBrowserTableInGerman(t *testing.T) {
 	noEnglish("seat screen")
 	b.checkConsole()
 }
+
+func (b *browser) wordsOf(css string) string {
+	b.t.Helper()
+	s, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`(() => {
+		const root = document.querySelector(`+js(css)+`);
+		if (!root) return '';
+		const out = [root.textContent];
+		for (const el of root.querySelectorAll('[aria-label], [title], [placeholder]')) {
+			out.push(el.getAttribute('aria-label') ?? '', el.getAttribute('title') ?? '', el.getAttribute('placeholder') ?? '');
+		}
+		return out.join(' | ');
+	})()`))
+	if err != nil {
+		b.t.Fatalf("reading %s: %v", css, err)
+	}
+	return s
+}
+
+func TestBrowserLanguageScoreForms(t *testing.T) {
+	base := startApp(t)
+	b := newBrowserIn(t, base, "de")
+	for _, c := range []struct {
+		game, ready, open string
+		english, german   []string
+	}{
+		{
+			game: "insecta", ready: `#panel-0 button.tile[data-row="0"][data-col="0"]`, open: `#panel-0 button.tile[data-row="0"][data-col="0"]`,
+			english: []string{"Researcher", "Collection", "Tap a space", "No tiles yet", "Scoring track", "Journal fragments",
+				"Medals claimed", "Add medal", "Row 1, column 1", "empty", "Mail tile", "Order (optional)", "Size (optional)",
+				"Wreath", "Continent", "Next ›", "Back", "Done", "Remove"},
+			german: []string{"Forscherin", "Sammlung", "Noch keine Plättchen", "Wertungsleiste", "Reihe 1, Spalte 1: leer",
+				"Postplättchen", "Kontinent: fügt das Insekt hinzu", "Weiter ›"},
+		},
+		{
+			game: "insectarium", ready: `#panel-0 button.card[data-pointer="/players/0/board/grid/0/0"]`, open: `#panel-0 button.card[data-pointer="/players/0/board/grid/0/0"]`,
+			english: []string{"Display board", "Tools on the display", "full sets", "Add card", "Unused tokens", "Tool bonuses",
+				"Token", "not chosen", "Row 1, column 1", "Colour and insect", "Display tools", "Card name", "Dragonfly",
+				"Points: adds the card", "Next ›", "Done", "Clear"},
+			german: []string{"Schautafel", "Werkzeuge auf der Schautafel", "Karte hinzufügen", "Unbenutzte Marker",
+				"Marker von Reihe 1", "Farbe und Insekt", "Libelle", "Punkte: fügt die Karte hinzu"},
+		},
+		{
+			game: "insektenhotel", ready: `#panel-0 .floor`,
+			english: []string{"Floor 1", "Floors", "Species", "Guests", "Pair", "Each floor takes", "rooms"},
+			german:  []string{"Etage 1", "Etagen", "Art", "Gäste", "Paar", "Jede Etage nimmt"},
+		},
+	} {
+		b.do(chromedp.Navigate(base+"/score/"+c.game), chromedp.WaitVisible(chromedp.CSS(c.ready)))
+		words := b.wordsOf("main")
+		if c.open != "" {
+			b.do(chromedp.Click(chromedp.CSS(c.open)), chromedp.WaitVisible(chromedp.CSS(`dialog.sheet`)))
+			words += " | " + b.wordsOf("dialog.sheet")
+			b.do(chromedp.Click(chromedp.CSS(`dialog .sheet-done`)), chromedp.WaitNotPresent(chromedp.CSS(`dialog.sheet`)))
+		}
+		for _, en := range c.english {
+			if strings.Contains(words, en) {
+				t.Errorf("the German %s form shows the English %q", c.game, en)
+			}
+		}
+		for _, de := range c.german {
+			if !strings.Contains(words, de) {
+				t.Errorf("the German %s form lacks %q", c.game, de)
+			}
+		}
+	}
+	b.checkConsole()
+}

@@ -235,7 +235,7 @@ export function boardSet(o) {
     if (i === state.active) liveName.textContent = called;
     const panel = panels.querySelector(`#panel-${i}`);
     const remove = panel?.querySelector('.remove-player');
-    if (remove) remove.textContent = `Remove ${called}`;
+    if (remove) remove.textContent = t('ui.score.removePlayer', { name: called });
     const heading = panel?.querySelector('.board-heading');
     if (heading) heading.textContent = boardHeading(i);
     for (const c of chipRows) c?.refresh();

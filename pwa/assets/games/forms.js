@@ -48,7 +48,7 @@ export async function loadForm(game) {
   /** @type {BoardForm} */
   const form = {
     ...f,
-    progress: (board, spec) => (isTotals(board) ? 'totals' : f.progress?.(board, spec) ?? ''),
+    progress: (board, spec) => (isTotals(board) ? t('ui.form.totalsProgress') : f.progress?.(board, spec) ?? ''),
     toRequest: (board) => (isTotals(board) ? totalsRequest(board) : f.toRequest ? f.toRequest(board) : board),
   };
   forms.set(game, form);

@@ -11,6 +11,7 @@
 // or when the sheet leaves it half done.
 
 import { h, replace } from '../ui/dom.js';
+import { plural, t } from '../ui/i18n.js';
 import { enumOf, labelOf, picker, segmented, select, stepper, text, toggle } from '../ui/widgets.js';
 import { openSheet } from '../ui/sheet.js';
 
@@ -65,16 +66,18 @@ function toRequest(b) {
 
 /** @param {Board} b */
 function progress(b) {
-  return count(b?.tiles?.length ?? 0, 'tile');
+  return count(b?.tiles?.length ?? 0, 'tiles');
 }
 
 /**
- * count says "1 tile", "2 tiles", "no tiles".
+ * count says "1 tile", "2 tiles", "no tiles" (ui.insecta.tiles and
+ * ui.insecta.noTiles; likewise insects and mailTiles).
  * @param {number} n
- * @param {string} what
+ * @param {'tiles' | 'insects' | 'mailTiles'} what
  */
 function count(n, what) {
-  return n === 0 ? `no ${what}s` : `${n} ${what}${n === 1 ? '' : 's'}`;
+  if (n === 0) return t({ tiles: 'ui.insecta.noTiles', insects: 'ui.insecta.noInsects', mailTiles: 'ui.insecta.noMailTiles' }[what]);
+  return plural({ tiles: 'ui.insecta.tiles', insects: 'ui.insecta.insects', mailTiles: 'ui.insecta.mailTiles' }[what], n);
 }
 
 /**
@@ -113,7 +116,7 @@ function render(ctx) {
   const researchers = enumOf(spec, 'researcher');
   const medals = enumOf(spec, 'medal');
 
-  const gridEl = h('div', { class: 'ic-grid', role: 'group', 'aria-label': 'Collection' });
+  const gridEl = h('div', { class: 'ic-grid', role: 'group', 'aria-label': t('ui.insecta.collection') });
   gridEl.style.gridTemplateColumns = `repeat(${cols}, minmax(0, 1fr))`;
   const counts = h('p', { class: 'hint', 'aria-live': 'polite' });
   const legend = h('p', { class: 'hint ic-legend' });
@@ -122,34 +125,35 @@ function render(ctx) {
   let last = null;
 
   /** @param {number} r @param {number} c */
-  const tileAt = (r, c) => board.tiles.findIndex((t) => t.row === r && t.col === c);
+  const tileAt = (r, c) => board.tiles.findIndex((x) => x.row === r && x.col === c);
 
   /**
    * describeTile says what a tile is, in words.
-   * @param {Tile} t
+   * @param {Tile} tile
    */
-  const describeTile = (t) => (t.kind === 'mail'
-    ? ['mail', t.institution && `from ${labelOf(institutions, t.institution)}`, t.points !== undefined && `${t.points} ${t.points === 1 ? 'point' : 'points'}`, t.scored && 'scored']
+  const describeTile = (tile) => (tile.kind === 'mail'
+    ? [t('ui.insecta.mail'), tile.institution && t('ui.insecta.from', { institution: labelOf(institutions, tile.institution) }),
+      tile.points !== undefined && plural('ui.insecta.points', tile.points), tile.scored && t('ui.insecta.scored')]
       .filter(Boolean).join(', ')
-    : [t.name, `${t.kind === 'insect' ? 'insect' : 'tile'}${t.continent ? ` from ${labelOf(continents, t.continent)}` : ', no continent yet'}`,
-      labelOf(orders, t.order), labelOf(sizes, t.size).toLowerCase(), t.wreath && `wreath of ${labelOf(researchers, t.wreath)}`]
+    : [tile.name, tile.continent ? t('ui.insecta.insectFrom', { continent: labelOf(continents, tile.continent) }) : t('ui.insecta.insectNoContinent'),
+      labelOf(orders, tile.order), labelOf(sizes, tile.size).toLowerCase(), tile.wreath && t('ui.insecta.wreathOf', { researcher: labelOf(researchers, tile.wreath) })]
       .filter(Boolean).join(', '));
 
   /**
    * face is what a tile shows: short marks (read out in full instead).
-   * @param {Tile} t
+   * @param {Tile} tile
    */
-  const face = (t) => {
-    if (t.kind === 'mail') {
+  const face = (tile) => {
+    if (tile.kind === 'mail') {
       return h('span', { class: 't-face', 'aria-hidden': 'true' },
         h('span', { class: 't-top' }, '✉'),
-        h('span', { class: 't-main' }, t.points ?? 'Mail'),
-        h('span', { class: 't-sub' }, t.scored ? '✓' : ''));
+        h('span', { class: 't-main' }, tile.points ?? t('ui.insecta.mailFace')),
+        h('span', { class: 't-sub' }, tile.scored ? '✓' : ''));
     }
     return h('span', { class: 't-face', 'aria-hidden': 'true' },
-      h('span', { class: 't-top' }, t.continent ? code(labelOf(continents, t.continent), 2) : '?'),
-      h('span', { class: 't-main' }, t.order ? code(labelOf(orders, t.order), 3) : ''),
-      h('span', { class: 't-sub' }, `${t.size ? labelOf(sizes, t.size).charAt(0) : ''}${t.wreath ? '✿' : ''}`));
+      h('span', { class: 't-top' }, tile.continent ? code(labelOf(continents, tile.continent), 2) : '?'),
+      h('span', { class: 't-main' }, tile.order ? code(labelOf(orders, tile.order), 3) : ''),
+      h('span', { class: 't-sub' }, `${tile.size ? labelOf(sizes, tile.size).charAt(0) : ''}${tile.wreath ? '✿' : ''}`));
   };
 
   const drawGrid = () => {
@@ -158,28 +162,29 @@ function render(ctx) {
     for (let r = 0; r < rows; r++) {
       for (let c = 0; c < cols; c++) {
         const i = tileAt(r, c);
-        const t = i >= 0 ? board.tiles[i] : null;
-        const where = `Row ${r + 1}, column ${c + 1}`;
+        const tile = i >= 0 ? board.tiles[i] : null;
+        const where = t('ui.form.cell', { row: r + 1, col: c + 1 });
         cells.push(h('button', {
           type: 'button',
-          class: ['tile', t ? `k-${t.kind}` : 'empty', t?.kind === 'insect' && t.continent && `ct-${t.continent}`, t?.scored && 'scored'],
-          dataset: { pointer: t ? `${base}/tiles/${i}` : undefined, where, row: r, col: c },
+          class: ['tile', tile ? `k-${tile.kind}` : 'empty', tile?.kind === 'insect' && tile.continent && `ct-${tile.continent}`, tile?.scored && 'scored'],
+          dataset: { pointer: tile ? `${base}/tiles/${i}` : undefined, where, row: r, col: c },
           on: { click: () => edit(r, c) },
         },
-        h('span', { class: 'sr-only' }, `${where}: ${t ? describeTile(t) : 'empty'}`),
-        t ? face(t) : h('span', { class: 'plus', 'aria-hidden': 'true' }, '+')));
+        h('span', { class: 'sr-only' }, `${where}: ${tile ? describeTile(tile) : t('ui.form.empty')}`),
+        tile ? face(tile) : h('span', { class: 'plus', 'aria-hidden': 'true' }, '+')));
       }
     }
     replace(gridEl, cells);
-    const insects = board.tiles.filter((t) => t.kind === 'insect').length;
+    const insects = board.tiles.filter((x) => x.kind === 'insect').length;
     const n = board.tiles.length;
     counts.textContent = n
-      ? `${count(n, 'tile')}: ${count(insects, 'insect')} and ${count(n - insects, 'mail tile')}. The game ends at a collection’s 12th tile.`
-      : 'No tiles yet. The game ends at a collection’s 12th tile.';
+      ? t('ui.insecta.counts', { tiles: count(n, 'tiles'), insects: count(insects, 'insects'), mails: count(n - insects, 'mailTiles') })
+      : t('ui.insecta.noTilesYet');
     const used = (/** @type {Option[]} */ opts, /** @type {'continent' | 'order'} */ key, /** @type {number} */ len) => opts
-      .filter((o) => board.tiles.some((t) => t[key] === o.id)).map((o) => `${code(o.label, len)} ${o.label}`);
+      .filter((o) => board.tiles.some((x) => x[key] === o.id)).map((o) => `${code(o.label, len)} ${o.label}`);
     const marks = [...used(continents, 'continent', 2), ...used(orders, 'order', 3)];
-    legend.textContent = marks.length ? `${marks.join(' · ')}. ✿ a wreath; S, M, L the size; ✉ a mail tile.` : '';
+    const sizeMarks = sizes.map((o) => o.label.charAt(0)).join(', ');
+    legend.textContent = marks.length ? t('ui.insecta.legend', { marks: marks.join(' · '), sizes: sizeMarks }) : '';
     legend.hidden = !marks.length;
   };
 
@@ -192,7 +197,7 @@ function render(ctx) {
    * @returns {[number, number] | null}
    */
   const nextSpace = (r, c) => {
-    const touches = (/** @type {number} */ y, /** @type {number} */ x) => board.tiles.some((t) => Math.abs(t.row - y) <= 1 && Math.abs(t.col - x) <= 1);
+    const touches = (/** @type {number} */ y, /** @type {number} */ x) => board.tiles.some((tile) => Math.abs(tile.row - y) <= 1 && Math.abs(tile.col - x) <= 1);
     for (let k = 1; k < rows * cols; k++) {
       const at = (r * cols + c + k) % (rows * cols);
       const y = Math.floor(at / cols);
@@ -215,7 +220,7 @@ function render(ctx) {
     /** @type {[number, number][]} */ const trail = [];
     const body = h('div', { class: 'editor ic-editor' });
     const update = () => { drawGrid(); ctx.changed(); };
-    const where = () => `Row ${r + 1}, column ${c + 1}`;
+    const where = () => t('ui.form.cell', { row: r + 1, col: c + 1 });
 
     const removeBtn = h('button', {
       type: 'button', class: 'btn btn-danger-quiet', on: {
@@ -226,17 +231,17 @@ function render(ctx) {
           show(r, c);
         },
       },
-    }, 'Remove');
+    }, t('ui.form.remove'));
     const backBtn = /** @type {HTMLButtonElement} */ (h('button', {
-      type: 'button', class: 'btn', 'aria-label': 'Back to the previous tile', on: { click: () => { const s = trail.pop(); if (s) { keep(); show(...s); } } },
-    }, '‹ Back'));
+      type: 'button', class: 'btn', 'aria-label': t('ui.insecta.backLabel'), on: { click: () => { const s = trail.pop(); if (s) { keep(); show(...s); } } },
+    }, t('ui.form.back')));
     const sheet = openSheet({
       host: ctx.host,
       title: where(),
       body,
       class: 'walk',
-      actions: [removeBtn, backBtn, h('button', { type: 'button', class: 'btn', on: { click: () => advance() } }, 'Next ›'),
-        h('button', { type: 'button', class: 'btn btn-primary sheet-done', on: { click: () => sheet.close() } }, 'Done')],
+      actions: [removeBtn, backBtn, h('button', { type: 'button', class: 'btn', on: { click: () => advance() } }, t('ui.form.next')),
+        h('button', { type: 'button', class: 'btn btn-primary sheet-done', on: { click: () => sheet.close() } }, t('ui.common.done'))],
       onClose: () => {
         keep();
         ctx.refreshErrors();
@@ -331,27 +336,27 @@ function render(ctx) {
     const insectFields = () => {
       const same = fresh && last ? /** @type {Tile} */ (last) : null;
       const mine = board.researcher;
-      const wreaths = [{ id: '', label: 'None' }, ...researchers.filter((x) => x.id === mine), ...researchers.filter((x) => x.id !== mine)]
+      const wreaths = [{ id: '', label: t('ui.insecta.noWreath') }, ...researchers.filter((x) => x.id === mine), ...researchers.filter((x) => x.id !== mine)]
         .map((x) => ({ id: x.id, label: /** @type {any} */ (x.id ? [x.id === mine ? '★ ' : '', surname(x.label)] : x.label) }));
       return [
         fresh ? h('div', { class: 'ic-quick' },
           h('button', { type: 'button', class: 'btn pick-mail', dataset: { value: 'mail' }, on: { click: () => { setKind('mail'); } } },
-            h('span', { 'aria-hidden': 'true' }, '✉ '), 'Mail tile'),
+            h('span', { 'aria-hidden': 'true' }, '✉ '), t('ui.insecta.mailTile')),
           same ? h('button', {
             type: 'button', class: 'btn same-as-last', on: {
               click: () => { draft = { ...structuredClone(same), row: r, col: c, ...(draft.name ? { name: draft.name } : {}), ...(draft.wreath ? { wreath: draft.wreath } : {}) }; place(); },
             },
-          }, 'Same as last: ', h('span', { class: 'same-what' }, [labelOf(continents, same.continent), labelOf(orders, same.order), labelOf(sizes, same.size)].filter(Boolean).join(', ')))
+          }, t('ui.insecta.sameAsLast'), h('span', { class: 'same-what' }, [labelOf(continents, same.continent), labelOf(orders, same.order), labelOf(sizes, same.size)].filter(Boolean).join(', ')))
             : null)
-          : h('button', { type: 'button', class: 'btn kind-switch', on: { click: () => setKind('mail') } }, 'Change to a mail tile'),
-        segmented({ label: 'Order (optional)', options: orders, value: draft.order, class: 'order-pick', onChange: (v) => set('order', v) }),
-        segmented({ label: 'Size (optional)', options: sizes, value: draft.size, class: 'size-pick', onChange: (v) => set('size', v) }),
-        segmented({ label: mine ? 'Wreath (★ your researcher’s favourite)' : 'Wreath (a researcher’s favourite)', options: wreaths, value: draft.wreath ?? '', class: 'wreath-pick',
+          : h('button', { type: 'button', class: 'btn kind-switch', on: { click: () => setKind('mail') } }, t('ui.insecta.toMail')),
+        segmented({ label: t('ui.insecta.order'), options: orders, value: draft.order, class: 'order-pick', onChange: (v) => set('order', v) }),
+        segmented({ label: t('ui.insecta.size'), options: sizes, value: draft.size, class: 'size-pick', onChange: (v) => set('size', v) }),
+        segmented({ label: mine ? t('ui.insecta.wreathMine') : t('ui.insecta.wreath'), options: wreaths, value: draft.wreath ?? '', class: 'wreath-pick',
           onChange: (v) => set('wreath', v) }),
-        h('details', { class: 'more', open: !!draft.name }, h('summary', {}, 'Name (optional, for the tiebreak)'),
-          text({ label: 'Insect name', value: draft.name, maxlength: 80, onChange: (v) => set('name', v.trim() ? v : '') })),
+        h('details', { class: 'more', open: !!draft.name }, h('summary', {}, t('ui.insecta.nameMore')),
+          text({ label: t('ui.insecta.name'), value: draft.name, maxlength: 80, onChange: (v) => set('name', v.trim() ? v : '') })),
         picker({
-          label: fresh ? 'Continent: adds the insect' : 'Continent', class: 'continent-pick', value: draft.continent,
+          label: fresh ? t('ui.insecta.continentAdds') : t('ui.insecta.continent'), class: 'continent-pick', value: draft.continent,
           options: continents.map((x) => ({ ...x, class: `ct-${x.id}` })),
           onPick: (v) => { draft.continent = v; place(); },
         }),
@@ -359,12 +364,12 @@ function render(ctx) {
     };
 
     const mailFields = () => [
-      h('button', { type: 'button', class: 'btn kind-switch', on: { click: () => setKind('insect') } }, 'Change to an insect'),
-      segmented({ label: 'Institution (optional)', options: institutions, value: draft.institution, class: 'stack', onChange: (v) => set('institution', v) }),
-      stepper({ label: 'Victory points (optional)', value: draft.points, min: 1, max: 10,
-        hint: 'Only checked against the scoring track once the tile is scored.', onChange: (v) => set('points', v) }),
-      toggle({ label: 'Scored (flipped over)', checked: !!draft.scored,
-        hint: 'Its points are already on the track.', onChange: (v) => set('scored', v || undefined) }),
+      h('button', { type: 'button', class: 'btn kind-switch', on: { click: () => setKind('insect') } }, t('ui.insecta.toInsect')),
+      segmented({ label: t('ui.insecta.institution'), options: institutions, value: draft.institution, class: 'stack', onChange: (v) => set('institution', v) }),
+      stepper({ label: t('ui.insecta.victoryPoints'), value: draft.points, min: 1, max: 10,
+        hint: t('ui.insecta.victoryPointsHint'), onChange: (v) => set('points', v) }),
+      toggle({ label: t('ui.insecta.scoredToggle'), checked: !!draft.scored,
+        hint: t('ui.insecta.scoredHint'), onChange: (v) => set('scored', v || undefined) }),
     ];
 
     show(r0, c0);
@@ -374,11 +379,11 @@ function render(ctx) {
     replace(medalList, board.medals.map((m, i) => {
       const ptr = `${base}/medals/${i}`;
       return h('div', { class: 'medal-row', dataset: { pointer: ptr } },
-        select({ label: `Medal ${i + 1}`, pointer: `${ptr}/medal`, options: medalGroups(medals), value: m.medal, none: 'Choose…',
+        select({ label: t('ui.insecta.medal', { n: i + 1 }), pointer: `${ptr}/medal`, options: medalGroups(medals), value: m.medal, none: t('ui.insecta.choose'),
           onChange: (v) => { m.medal = v; ctx.changed(); } }),
-        stepper({ label: 'Level', pointer: `${ptr}/level`, value: m.level, min: 1, max: 12,
+        stepper({ label: t('ui.insecta.level'), pointer: `${ptr}/level`, value: m.level, min: 1, max: 12,
           onChange: (v) => { m.level = v; ctx.changed(); } }),
-        h('button', { type: 'button', class: 'icon-btn remove', 'aria-label': `Remove medal ${i + 1}`,
+        h('button', { type: 'button', class: 'icon-btn remove', 'aria-label': t('ui.insecta.removeMedal', { n: i + 1 }),
           on: { click: () => { board.medals.splice(i, 1); drawMedals(); ctx.changed(); } } }, h('span', { 'aria-hidden': 'true' }, '✕')));
     }));
     ctx.refreshErrors();
@@ -387,24 +392,24 @@ function render(ctx) {
   drawGrid();
   drawMedals();
   return h('div', { class: 'form form-insecta' },
-    segmented({ label: 'Researcher', pointer: `${base}/researcher`, value: board.researcher, class: 'researcher-pick',
+    segmented({ label: t('ui.insecta.researcher'), pointer: `${base}/researcher`, value: board.researcher, class: 'researcher-pick',
       options: researchers.map((x) => ({ id: x.id, label: /** @type {any} */ (surname(x.label)) })),
       onChange: (v) => { board.researcher = v; ctx.changed(); } }),
     h('div', { class: 'field grid-field', dataset: { pointer: `${base}/tiles` } },
-      h('p', { class: 'label' }, 'Collection'),
-      h('p', { class: 'hint' }, 'Tap a space to enter the tiles one after another: a mail tile in one tap, an insect by its continent.'),
+      h('p', { class: 'label' }, t('ui.insecta.collection')),
+      h('p', { class: 'hint' }, t('ui.insecta.collectionHint')),
       gridEl, counts, legend,
       h('div', { class: 'msgs' })),
-    stepper({ label: 'Scoring track', pointer: `${base}/track`, value: board.track, min: 0, max: 300,
-      hint: 'Where your marker ended: mail and medal points scored during play.', onChange: (v) => { board.track = v; ctx.changed(); } }),
-    segmented({ label: 'Journal fragments', pointer: `${base}/fragments`, value: board.fragments, class: 'numbers',
+    stepper({ label: t('ui.insecta.track'), pointer: `${base}/track`, value: board.track, min: 0, max: 300,
+      hint: t('ui.insecta.trackHint'), onChange: (v) => { board.track = v; ctx.changed(); } }),
+    segmented({ label: t('ui.insecta.fragments'), pointer: `${base}/fragments`, value: board.fragments, class: 'numbers',
       options: [0, 1, 2, 3].map((n) => ({ id: String(n), label: String(n) })),
       onChange: (v) => { board.fragments = Number(v); ctx.changed(); } }),
     h('div', { class: 'field medals', dataset: { pointer: `${base}/medals` } },
-      h('p', { class: 'label' }, 'Medals claimed'),
-      h('p', { class: 'hint' }, 'Optional: each medal and your marker’s level on it, to check it against the collection.'),
+      h('p', { class: 'label' }, t('ui.insecta.medals')),
+      h('p', { class: 'hint' }, t('ui.insecta.medalsHint')),
       medalList,
-      h('button', { type: 'button', class: 'btn add-medal', on: { click: () => { board.medals.push({ medal: '' }); drawMedals(); ctx.changed(); } } }, '+ Add medal'),
+      h('button', { type: 'button', class: 'btn add-medal', on: { click: () => { board.medals.push({ medal: '' }); drawMedals(); ctx.changed(); } } }, t('ui.insecta.addMedal')),
       h('div', { class: 'msgs' })));
 }
 

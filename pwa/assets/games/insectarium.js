@@ -13,6 +13,7 @@
 // leaves it half done.
 
 import { h, replace } from '../ui/dom.js';
+import { language, plural, t } from '../ui/i18n.js';
 import { breakable, checks, enumOf, labelOf, picker, stepper, text } from '../ui/widgets.js';
 import { openSheet } from '../ui/sheet.js';
 
@@ -76,7 +77,7 @@ function fit(b, spec) {
 function progress(b, spec) {
   const { rows, cols } = size(spec);
   const n = (b?.grid ?? []).flat().filter(Boolean).length;
-  return `${n}/${rows * cols} cards`;
+  return t('ui.insectarium.progress', { n, total: rows * cols });
 }
 
 /**
@@ -108,18 +109,18 @@ function render(ctx) {
   const insects = enumOf(spec, 'insect');
   const tools = enumOf(spec, 'tool');
   const tokenList = enumOf(spec, 'token');
-  const tokenColors = tokenList.length ? tokenList.filter((t) => colors.some((c) => c.id === t.id)) : colors;
-  const tokenInsects = tokenList.length ? tokenList.filter((t) => !colors.some((c) => c.id === t.id)) : insects;
+  const tokenColors = tokenList.length ? tokenList.filter((x) => colors.some((c) => c.id === x.id)) : colors;
+  const tokenInsects = tokenList.length ? tokenList.filter((x) => !colors.some((c) => c.id === x.id)) : insects;
   const allTokens = [...tokenColors, ...tokenInsects];
 
-  const gridEl = h('div', { class: 'ia-grid', role: 'group', 'aria-label': 'Display board' });
+  const gridEl = h('div', { class: 'ia-grid', role: 'group', 'aria-label': t('ui.insectarium.display') });
   const tally = h('p', { class: 'hint tool-tally', 'aria-live': 'polite' });
   /** @type {Card | null} the card added last, for "same as last card" */
   let last = null;
 
   /** @param {Step} s */
-  const whereOf = (s) => ('cell' in s ? `Row ${s.cell[0] + 1}, column ${s.cell[1] + 1}`
-    : s.side === 'rowTokens' ? `Row ${s.i + 1} token` : `Column ${s.i + 1} token`);
+  const whereOf = (s) => ('cell' in s ? t('ui.form.cell', { row: s.cell[0] + 1, col: s.cell[1] + 1 })
+    : t(s.side === 'rowTokens' ? 'ui.insectarium.rowToken' : 'ui.insectarium.colToken', { n: s.i + 1 }));
 
   /**
    * tokenButton is one token circle: a tap opens the token picker.
@@ -136,9 +137,9 @@ function render(ctx) {
         on: { click: () => edit({ side, i }) },
       },
       h('span', { class: 'sr-only' }, `${where}: `),
-      value && tokenColors.some((t) => t.id === value) ? h('span', { class: ['dot', `swatch-${value}`], 'aria-hidden': 'true' }) : null,
-      value ? h('span', { class: 'tok-name' }, breakable(labelOf(allTokens, value))) : h('span', { class: 'tok-name tok-empty' }, 'Token'),
-      value ? null : h('span', { class: 'sr-only' }, ' not chosen')));
+      value && tokenColors.some((x) => x.id === value) ? h('span', { class: ['dot', `swatch-${value}`], 'aria-hidden': 'true' }) : null,
+      value ? h('span', { class: 'tok-name' }, breakable(labelOf(allTokens, value))) : h('span', { class: 'tok-name tok-empty' }, t('ui.insectarium.token')),
+      value ? null : h('span', { class: 'sr-only' }, t('ui.insectarium.notChosen'))));
   };
 
   /**
@@ -149,20 +150,20 @@ function render(ctx) {
    */
   const cardFace = (card, where) => {
     const place = h('span', { class: 'sr-only' }, `${where}: `);
-    if (!card) return [place, h('span', { class: 'plus', 'aria-hidden': 'true' }, '+'), h('span', { class: 'card-empty' }, 'Add card')];
-    const toolNames = (card.tools ?? []).map((t) => labelOf(tools, t));
-    const toolLine = toolNames.length ? h('span', { class: 'card-tools' }, h('span', { class: 'sr-only' }, 'tools '), toolNames.join(', ')) : null;
+    if (!card) return [place, h('span', { class: 'plus', 'aria-hidden': 'true' }, '+'), h('span', { class: 'card-empty' }, t('ui.insectarium.addCard'))];
+    const toolNames = (card.tools ?? []).map((id) => labelOf(tools, id));
+    const toolLine = toolNames.length ? h('span', { class: 'card-tools' }, h('span', { class: 'sr-only' }, t('ui.insectarium.toolsPrefix')), toolNames.join(', ')) : null;
     if (card.wild) {
       return [place, h('span', { class: 'card-pts', 'aria-hidden': 'true' }, '★'),
-        h('span', { class: 'card-insect' }, 'Dragonfly'), h('span', { class: 'card-color' }, 'wild'), toolLine];
+        h('span', { class: 'card-insect' }, t('ui.insectarium.dragonfly')), h('span', { class: 'card-color' }, t('ui.insectarium.wild')), toolLine];
     }
     return [
       place,
       h('span', { class: 'card-pts' }, card.points ?? '?'),
-      h('span', { class: 'sr-only' }, card.points === 1 ? ' point, ' : ' points, '),
-      h('span', { class: 'card-insect' }, card.insect ? breakable(labelOf(insects, card.insect)) : 'Insect?'),
+      h('span', { class: 'sr-only' }, plural('ui.insectarium.cardPoints', card.points ?? 0)),
+      h('span', { class: 'card-insect' }, card.insect ? breakable(labelOf(insects, card.insect)) : t('ui.insectarium.insectUnknown')),
       h('span', { class: 'sr-only' }, ', '),
-      h('span', { class: 'card-color' }, card.color ? labelOf(colors, card.color) : 'Colour?'),
+      h('span', { class: 'card-color' }, card.color ? labelOf(colors, card.color) : t('ui.insectarium.colorUnknown')),
       toolLine ? h('span', { class: 'sr-only' }, ', ') : null,
       toolLine,
     ];
@@ -191,11 +192,13 @@ function render(ctx) {
   };
 
   const drawTally = () => {
-    const count = Object.fromEntries(tools.map((t) => [t.id, 0]));
-    for (const card of board.grid.flat()) for (const t of card?.tools ?? []) if (t in count) count[t] += 1;
-    const sets = tools.length ? Math.min(...tools.map((t) => count[t.id])) : 0;
-    tally.textContent = `Tools on the display: ${tools.map((t) => `${count[t.id]} ${labelOf(tools, t.id).toLowerCase()}`).join(', ')} — `
-      + `${sets} full ${sets === 1 ? 'set' : 'sets'}.`;
+    const count = Object.fromEntries(tools.map((x) => [x.id, 0]));
+    for (const card of board.grid.flat()) for (const id of card?.tools ?? []) if (id in count) count[id] += 1;
+    const sets = tools.length ? Math.min(...tools.map((x) => count[x.id])) : 0;
+    // English runs the tools into its sentence ("2 pin"); German and
+    // Spanish count them as printed ("2 × Nadel").
+    const named = tools.map((x) => t('ui.insectarium.toolCount', { n: count[x.id], tool: language() === 'en' ? x.label.toLowerCase() : x.label }));
+    tally.textContent = plural('ui.insectarium.tally', sets, { tools: named.join(', ') });
   };
 
   /**
@@ -247,17 +250,17 @@ function render(ctx) {
           show(step);
         },
       },
-    }, 'Clear');
+    }, t('ui.form.clear'));
     const backBtn = /** @type {HTMLButtonElement} */ (h('button', {
-      type: 'button', class: 'btn', 'aria-label': 'Back to the previous step', on: { click: () => { const s = trail.pop(); if (s) { keep(); show(s); } } },
-    }, '‹ Back'));
-    const nextBtn = h('button', { type: 'button', class: 'btn', on: { click: () => advance() } }, 'Next ›');
+      type: 'button', class: 'btn', 'aria-label': t('ui.insectarium.backLabel'), on: { click: () => { const s = trail.pop(); if (s) { keep(); show(s); } } },
+    }, t('ui.form.back')));
+    const nextBtn = h('button', { type: 'button', class: 'btn', on: { click: () => advance() } }, t('ui.form.next'));
     const sheet = openSheet({
       host: ctx.host,
       title: whereOf(first),
       body,
       class: 'walk',
-      actions: [clearBtn, backBtn, nextBtn, h('button', { type: 'button', class: 'btn btn-primary sheet-done', on: { click: () => sheet.close() } }, 'Done')],
+      actions: [clearBtn, backBtn, nextBtn, h('button', { type: 'button', class: 'btn btn-primary sheet-done', on: { click: () => sheet.close() } }, t('ui.common.done'))],
       onClose: () => {
         keep();
         ctx.refreshErrors();
@@ -267,8 +270,8 @@ function render(ctx) {
     });
     // Digits typed on a keyboard are the card's points.
     sheet.dialog.addEventListener('keydown', (e) => {
-      const t = /** @type {HTMLElement} */ (e.target);
-      if (!('cell' in step) || !/^[0-9]$/.test(e.key) || e.ctrlKey || e.metaKey || e.altKey || t.matches('input[type=text]')) return;
+      const target = /** @type {HTMLElement} */ (e.target);
+      if (!('cell' in step) || !/^[0-9]$/.test(e.key) || e.ctrlKey || e.metaKey || e.altKey || target.matches('input[type=text]')) return;
       e.preventDefault();
       pickPoints(Number(e.key));
     });
@@ -349,10 +352,10 @@ function render(ctx) {
     const cardFields = () => {
       const same = fresh && last ? /** @type {Card} */ (last) : null;
       points = picker({
-        label: 'Points: adds the card', class: 'keypad',
+        label: t('ui.insectarium.points'), class: 'keypad',
         value: draft.wild ? 'wild' : draft.points,
         options: [...Array.from({ length: 10 }, (_, n) => ({ id: String(n), label: String(n) })),
-          { id: 'wild', label: 'Dragonfly', class: 'pick-wild', hint: '(wild: 1 point in each line with a token)' }],
+          { id: 'wild', label: t('ui.insectarium.dragonfly'), class: 'pick-wild', hint: t('ui.insectarium.wildHint') }],
         onPick: (v) => {
           if (v !== 'wild') {
             pickPoints(Number(v));
@@ -369,12 +372,12 @@ function render(ctx) {
           type: 'button', class: 'btn same-as-last', on: {
             click: () => { draft = { ...structuredClone(same), ...(draft.name ? { name: draft.name } : {}) }; commit(); },
           },
-        }, 'Same as last card: ', h('span', { class: 'same-what' }, describe(same))) : null,
+        }, t('ui.insectarium.sameAsLast'), h('span', { class: 'same-what' }, describe(same))) : null,
         matrix,
-        checks({ label: 'Display tools (optional)', options: tools, values: draft.tools, class: 'tool-checks',
+        checks({ label: t('ui.insectarium.tools'), options: tools, values: draft.tools, class: 'tool-checks',
           onChange: (v) => { draft.tools = v; if (!fresh) commit(); } }),
-        h('details', { class: 'more', open: !!draft.name }, h('summary', {}, 'Card name (optional)'),
-          text({ label: 'Card name', value: draft.name, maxlength: 60,
+        h('details', { class: 'more', open: !!draft.name }, h('summary', {}, t('ui.insectarium.nameMore')),
+          text({ label: t('ui.insectarium.name'), value: draft.name, maxlength: 60,
             onChange: (v) => { if (v.trim()) draft.name = v; else delete draft.name; if (!fresh) commit(); } })),
         points,
       ];
@@ -388,7 +391,7 @@ function render(ctx) {
       const name = `mx-${base.replaceAll('/', '-')}`;
       const chosen = draft.wild ? null : `${draft.color}:${draft.insect}`;
       return h('fieldset', { class: 'field group matrix-field' },
-        h('legend', { class: 'label' }, 'Colour and insect'),
+        h('legend', { class: 'label' }, t('ui.insectarium.identity')),
         h('div', { class: 'matrix' },
           h('span', { class: 'mx-corner', 'aria-hidden': 'true' }),
           colors.map((col) => h('span', { class: 'mx-color', 'aria-hidden': 'true' }, col.label)),
@@ -407,7 +410,7 @@ function render(ctx) {
                   },
                 },
               }),
-              h('span', { class: 'sr-only' }, `${col.label} ${ins.label}`))),
+              h('span', { class: 'sr-only' }, t('ui.insectarium.colorInsect', { color: col.label, insect: ins.label })))),
           ])));
     };
 
@@ -427,11 +430,11 @@ function render(ctx) {
       };
       return [
         h('p', { class: 'hint' }, s.side === 'rowTokens'
-          ? 'The token beside this row: its cards score when their colour or insect matches it.'
-          : 'The token under this column: its cards score when their colour or insect matches it.'),
-        picker({ label: 'Colours', options: tokenColors, value, swatch: 'swatch-', class: 'token-pick', onPick: place }),
-        picker({ label: 'Insects', options: tokenInsects.map((t) => ({ ...t, label: breakable(t.label) })), value, class: 'token-pick', onPick: place }),
-        picker({ label: 'None', hideLegend: true, options: [{ id: '', label: 'No token' }], value: value ?? '', class: 'token-pick', onPick: place }),
+          ? t('ui.insectarium.rowTokenHint')
+          : t('ui.insectarium.colTokenHint')),
+        picker({ label: t('ui.insectarium.colors'), options: tokenColors, value, swatch: 'swatch-', class: 'token-pick', onPick: place }),
+        picker({ label: t('ui.insectarium.insects'), options: tokenInsects.map((x) => ({ ...x, label: breakable(x.label) })), value, class: 'token-pick', onPick: place }),
+        picker({ label: t('ui.insectarium.none'), hideLegend: true, options: [{ id: '', label: t('ui.insectarium.noToken') }], value: value ?? '', class: 'token-pick', onPick: place }),
       ];
     };
 
@@ -439,8 +442,9 @@ function render(ctx) {
      * describe says what a card is, for "same as last card".
      * @param {Card} k
      */
-    const describe = (k) => (k.wild ? 'Dragonfly' : `${labelOf(colors, k.color)} ${labelOf(insects, k.insect)}, ${k.points}`)
-      + ((k.tools ?? []).length ? `, ${k.tools.map((t) => labelOf(tools, t)).join(', ')}` : '');
+    const describe = (k) => (k.wild ? t('ui.insectarium.dragonfly')
+      : `${t('ui.insectarium.colorInsect', { color: labelOf(colors, k.color), insect: labelOf(insects, k.insect) })}, ${k.points}`)
+      + ((k.tools ?? []).length ? `, ${k.tools.map((id) => labelOf(tools, id)).join(', ')}` : '');
 
     show(first);
   };
@@ -448,18 +452,18 @@ function render(ctx) {
   drawGrid();
   return h('div', { class: 'form form-insectarium' },
     h('div', { class: 'field grid-field', dataset: { pointer: `${base}/grid` } },
-      h('p', { class: 'label' }, 'Display board'),
-      h('p', { class: 'hint' }, 'Tap a space to enter the cards one after another, then the tokens beside the rows and under the columns.'),
+      h('p', { class: 'label' }, t('ui.insectarium.display')),
+      h('p', { class: 'hint' }, t('ui.insectarium.displayHint')),
       gridEl,
       h('div', { class: 'msgs' })),
     tally,
-    stepper({ label: 'Unused tokens', pointer: `${base}/supply`, value: board.supply, min: 0, max: 50,
-      hint: '1 point per 2 tokens.', onChange: (v) => { board.supply = v; ctx.changed(); } }),
+    stepper({ label: t('ui.insectarium.supply'), pointer: `${base}/supply`, value: board.supply, min: 0, max: 50,
+      hint: t('ui.insectarium.supplyHint'), onChange: (v) => { board.supply = v; ctx.changed(); } }),
     h('div', { class: 'field-pair' },
-      stepper({ label: 'Tool bonuses for points', pointer: `${base}/toolBonusesForPoints`, value: board.toolBonusesForPoints,
-        min: 0, max: 10, hint: '5 points each.', onChange: (v) => { board.toolBonusesForPoints = v; ctx.changed(); } }),
-      stepper({ label: 'Tool bonuses for tokens', pointer: `${base}/toolBonusesForTokens`, value: board.toolBonusesForTokens,
-        min: 0, max: 10, hint: 'Taken as a token: no points, but checked with the points ones against the full tool sets.',
+      stepper({ label: t('ui.insectarium.bonusPoints'), pointer: `${base}/toolBonusesForPoints`, value: board.toolBonusesForPoints,
+        min: 0, max: 10, hint: t('ui.insectarium.bonusPointsHint'), onChange: (v) => { board.toolBonusesForPoints = v; ctx.changed(); } }),
+      stepper({ label: t('ui.insectarium.bonusTokens'), pointer: `${base}/toolBonusesForTokens`, value: board.toolBonusesForTokens,
+        min: 0, max: 10, hint: t('ui.insectarium.bonusTokensHint'),
         onChange: (v) => { board.toolBonusesForTokens = v; ctx.changed(); } })));
 }
 

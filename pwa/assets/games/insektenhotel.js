@@ -3,6 +3,7 @@
 // Every choice is one tap on a chip: a final hotel takes seven.
 
 import { h } from '../ui/dom.js';
+import { t } from '../ui/i18n.js';
 import { enumOf, segmented } from '../ui/widgets.js';
 
 /** @typedef {import('../sync/api.js').Spec} Spec */
@@ -40,7 +41,7 @@ function toRequest(b) {
 /** @param {Board} b */
 function progress(b) {
   const n = (b?.floors ?? []).reduce((s, f) => s + (f.guests || 0), 0);
-  return `${n}/${floorCount * rooms} rooms`;
+  return t('ui.insektenhotel.progress', { n, total: floorCount * rooms });
 }
 
 /**
@@ -53,7 +54,7 @@ function render(ctx) {
   fit(board);
   const species = enumOf(spec, 'species');
   const hotels = enumOf(spec, 'hotel');
-  const guestOptions = [{ id: '0', label: 'None' }, { id: '1', label: 'One' }, { id: '2', label: 'Pair' }];
+  const guestOptions = [{ id: '0', label: t('ui.insektenhotel.guestsNone') }, { id: '1', label: t('ui.insektenhotel.guestsOne') }, { id: '2', label: t('ui.insektenhotel.guestsPair') }];
 
   /** @param {number} i */
   const floor = (i) => {
@@ -66,24 +67,24 @@ function render(ctx) {
     };
     drawRooms();
     return h('section', { class: 'floor field', dataset: { pointer: ptr } },
-      h('div', { class: 'floor-head' }, h('h3', {}, `Floor ${i + 1}`), ctx.setup ? null : roomsEl),
-      segmented({ label: 'Species', pointer: `${ptr}/species`, options: species, value: f.species, class: 'species-pick',
+      h('div', { class: 'floor-head' }, h('h3', {}, t('ui.insektenhotel.floor', { n: i + 1 })), ctx.setup ? null : roomsEl),
+      segmented({ label: t('ui.insektenhotel.species'), pointer: `${ptr}/species`, options: species, value: f.species, class: 'species-pick',
         onChange: (v) => { f.species = v; drawRooms(); ctx.changed(); } }),
-      ctx.setup ? null : segmented({ label: 'Guests', pointer: `${ptr}/guests`, options: guestOptions, value: f.guests,
+      ctx.setup ? null : segmented({ label: t('ui.insektenhotel.guests'), pointer: `${ptr}/guests`, options: guestOptions, value: f.guests,
         onChange: (v) => { f.guests = Number(v); drawRooms(); ctx.changed(); } }),
       h('div', { class: 'msgs' }));
   };
 
   return h('div', { class: 'form form-hotel' },
     hotels.length
-      ? segmented({ label: 'Hotel', pointer: `${base}/hotel`, options: hotels, value: board.hotel, swatch: 'swatch-',
+      ? segmented({ label: t('ui.insektenhotel.hotel'), pointer: `${base}/hotel`, options: hotels, value: board.hotel, swatch: 'swatch-',
         onChange: (v) => { board.hotel = v; ctx.changed(); } })
       : null,
     h('div', { class: 'field floors', dataset: { pointer: `${base}/floors` } },
-      h('p', { class: 'label' }, 'Floors'),
+      h('p', { class: 'label' }, t('ui.insektenhotel.floors')),
       h('p', { class: 'hint' }, ctx.setup
-        ? 'Choose the species printed on each floor of your hotel. The guests check in through the moves once every hotel is set up.'
-        : 'Each floor takes one species in two rooms. Six guests fill the hotel and win.'),
+        ? t('ui.insektenhotel.setupHint')
+        : t('ui.insektenhotel.hint')),
       Array.from({ length: floorCount }, (_, i) => floor(i)),
       h('div', { class: 'msgs' })));
 }

@@ -88,7 +88,7 @@ function editView(root, spec, form, entry) {
     newName: () => '',
     names: knownPlayers(currentGroup()),
     confirmRemove: (who, remove) => confirmSheet(root, t('ui.score.removeTitle', { who }), t('ui.score.removeBody'), t('ui.score.remove'), remove),
-    note: (result, i) => [form.progress?.(entry.players[i]?.board, spec) ?? '', result?.complete ? 'final' : ''].filter(Boolean).join(' · '),
+    note: (result, i) => [form.progress?.(entry.players[i]?.board, spec) ?? '', result?.complete ? t('ui.form.final') : ''].filter(Boolean).join(' · '),
   });
   // A game kept in history stays on this screen until a new one starts:
   // say so, so it is not taken for a game still to keep.

@@ -68,7 +68,7 @@ function numberField(ctx, l, tiebreak, after) {
   const input = /** @type {HTMLInputElement} */ (h('input', {
     id, type: 'number', inputmode: 'numeric', min: l.min, max: l.max, step, class: 'num',
     value: typeof totals[l.id] === 'number' ? totals[l.id] : '',
-    placeholder: tiebreak ? 'for ties' : '0',
+    placeholder: tiebreak ? t('ui.form.forTies') : '0',
     on: {
       input: () => {
         if (input.value === '') delete totals[l.id];
@@ -90,12 +90,12 @@ function numberField(ctx, l, tiebreak, after) {
     ctx.changed();
   };
   const control = h('div', { class: 'stepper' },
-    h('button', { type: 'button', class: 'step', 'aria-label': `${l.label}: ${step} less`, on: { click: () => bump(-1) } }, '−'),
+    h('button', { type: 'button', class: 'step', 'aria-label': t('ui.widget.lessBy', { label: l.label, step }), on: { click: () => bump(-1) } }, '−'),
     input,
-    h('button', { type: 'button', class: 'step', 'aria-label': `${l.label}: ${step} more`, on: { click: () => bump(1) } }, '+'));
+    h('button', { type: 'button', class: 'step', 'aria-label': t('ui.widget.moreBy', { label: l.label, step }), on: { click: () => bump(1) } }, '+'));
   const el = field({
-    label: tiebreak ? `${capitalize(l.label)} (tiebreak)` : l.label, pointer: `${ctx.base}/totals/${l.id}`, control, id,
-    hint: step > 1 ? `In steps of ${step}.` : undefined, class: 'field-stepper',
+    label: tiebreak ? t('ui.form.tiebreak', { label: capitalize(l.label) }) : l.label, pointer: `${ctx.base}/totals/${l.id}`, control, id,
+    hint: step > 1 ? t('ui.form.inSteps', { step }) : undefined, class: 'field-stepper',
   });
   // A number being typed is not flagged until the field is left (problems.js).
   el.dataset.holdErrors = '';

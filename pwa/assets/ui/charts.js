@@ -137,7 +137,7 @@ export function ratingChart(all, who) {
     const anchor = n === 1 ? 'middle' : i === 0 ? 'start' : i === n - 1 ? 'end' : 'middle';
     axes.appendChild(svg('text', { class: 'chart-label', x: x(i), y: H - 12, 'text-anchor': anchor }, shortDate(points[i].finishedAt)));
   }
-  axes.appendChild(svg('text', { class: 'chart-label chart-caption', x: pad.left, y: 9 }, 'rating'));
+  axes.appendChild(svg('text', { class: 'chart-label chart-caption', x: pad.left, y: 9 }, t('ui.widget.rating')));
   root.appendChild(axes);
 
   if (n > 1) {
@@ -147,7 +147,7 @@ export function ratingChart(all, who) {
   const dots = svg('g', { class: 'chart-dots' });
   points.forEach((p, i) => {
     dots.appendChild(svg('circle', { class: i === n - 1 ? 'chart-dot chart-dot-last' : 'chart-dot', cx: x(i).toFixed(1), cy: y(p.rating).toFixed(1), r: n > 40 ? 2 : 3.5 },
-      svg('title', {}, `${shortDate(p.finishedAt)}: rating ${short(p.rating)}`)));
+      svg('title', {}, t('ui.widget.ratingOn', { date: shortDate(p.finishedAt), rating: short(p.rating) }))));
   });
   root.appendChild(dots);
   return root;
@@ -227,7 +227,7 @@ export function scoreHistogram(scores, who, unit) {
       class: 'chart-bar', x: (left + slot * i + gap / 2).toFixed(1), y: (pad.top + plotH - h).toFixed(1),
       width: Math.max(1, slot - gap).toFixed(1), height: h.toFixed(1), rx: 2,
       'data-score': range(b), 'data-count': b.count,
-    }, svg('title', {}, `${range(b)} ${unit}: ${b.count} play${b.count === 1 ? '' : 's'}`)));
+    }, svg('title', {}, plural('ui.widget.bar', b.count, { range: range(b), unit }))));
   });
   g.appendChild(svg('line', { class: 'chart-axis', x1: pad.left, x2: W - pad.right, y1: pad.top + plotH, y2: pad.top + plotH }));
   root.appendChild(g);
