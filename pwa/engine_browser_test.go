@@ -1,6 +1,7 @@
 package pwa_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -17,6 +18,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
 	"insectscore/scoring"
@@ -81,6 +83,17 @@ func TestEngineParity(t *testing.T) {
 	}
 
 	b := newBrowser(t, base)
+	// The page without the app: once the service worker is ready, the app
+	// warms the engine and sets it to the app's language, which would race
+	// with the languages set here.
+	b.do(chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+			return err
+		}
+		_, err := chromedp.Call(ctx, network.SetBlockedURLs, network.SetBlockedURLsParams{
+			URLPatterns: []*network.BlockPattern{{URLPattern: "*://*:*/*/app.js", Block: true}}})
+		return err
+	}))
 	b.do(chromedp.Navigate(base+"/"), chromedp.WaitReady(chromedp.CSS(`script[type="module"][src]`)))
 	assets := b.assetBase()
 	b.checkLoader(assets)
