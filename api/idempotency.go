@@ -87,7 +87,7 @@ func (s *server) idempotent(c *fiber.Ctx) error {
 	body, err := seal(secret, resp.Body())
 	if err == nil {
 		err = s.store.FinishIdempotent(context.WithoutCancel(ctx), scope, models.IdempotentAnswer{Status: resp.StatusCode(),
-			ContentType: string(resp.Header.ContentType()), Location: string(resp.Header.Peek(fiber.HeaderLocation)), Body: body})
+			ContentType: string(resp.Header.ContentType()), ContentLanguage: string(resp.Header.Peek(fiber.HeaderContentLanguage)), Location: string(resp.Header.Peek(fiber.HeaderLocation)), Body: body})
 	}
 	if err != nil {
 		s.log.Warn("idempotent answer not kept", "err", err)
@@ -106,6 +106,9 @@ func sendAgain(c *fiber.Ctx, a *models.IdempotentAnswer, secret []byte) error {
 	c.Status(a.Status)
 	if a.ContentType != "" {
 		c.Set(fiber.HeaderContentType, a.ContentType)
+	}
+	if a.ContentLanguage != "" {
+		c.Set(fiber.HeaderContentLanguage, a.ContentLanguage)
 	}
 	if a.Location != "" {
 		c.Set(fiber.HeaderLocation, a.Location)

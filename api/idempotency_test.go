@@ -316,3 +316,24 @@ func TestIdempotentOtherWrites(t *testing.T) {
 			want: map[string]any{"/version": 5}},
 	})
 }
+
+// TestIdempotentReplayKeepsItsLanguage: a retry gets the first answer's
+// words, and its Content-Language says which they are, whatever language
+// the retry asks for, on both databases.
+func TestIdempotentReplayKeepsItsLanguage(t *testing.T) {
+	eachBackend(t, func(t *testing.T, store *models.Store) {
+		app, _ := newClockApp(t, store, Config{})
+		var first []byte
+		key := map[string]string{"Idempotency-Key": "lang-1"}
+		runScenarios(t, app, []scenario{
+			{name: "logged in German", method: "POST", path: "/api/v1/plays", body: hotelPlay, header: withHeader(key, "Accept-Language", "de"),
+				status: 201, check: replayed(false, &first), want: map[string]any{"/results/0/breakdown/0/label": "Gäste"},
+				wantHeader: map[string]string{"Content-Language": "de"}},
+			{name: "retried in Spanish: the German answer, said to be German", method: "POST", path: "/api/v1/plays", body: hotelPlay,
+				header: withHeader(key, "Accept-Language", "es"), status: 201, check: replayed(true, &first),
+				wantHeader: map[string]string{"Content-Language": "de"}},
+			{name: "retried in English", method: "POST", path: "/api/v1/plays", body: hotelPlay, header: key,
+				status: 201, check: replayed(true, &first), wantHeader: map[string]string{"Content-Language": "de"}},
+		})
+	})
+}

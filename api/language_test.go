@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gofiber/fiber/v2/utils"
 )
 
 var updateCatalog = flag.Bool("update-catalog", false, "add the server's missing messages to the English catalog")
@@ -25,6 +27,72 @@ const enCatalog = "../pwa/assets/i18n/en.json"
 // messageArgs are the functions that take a message of the server's own,
 // and the index of its English text among their arguments.
 var messageArgs = map[string]int{"errorf": 1, "newProblem": 1, "newProblemf": 2}
+
+// storeMessageArgs are the functions of the store (models) that take a
+// sentence for the user, which the API writes in the client's language
+// (models.Message), and the index of its English format.
+var storeMessageArgs = map[string]int{"messagef": 0, "textErrorf": 0, "conflictf": 1, "badImport": 0, "badImportAt": 1}
+
+// sourceMessages adds to out the string literals given, in the non-test
+// Go files of dir, as argument i of a function funcs[name] = i, keyed
+// "api." + the literal; a concatenation of literals counts as one.
+func sourceMessages(t *testing.T, dir string, funcs map[string]int, out map[string]string) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			if id, ok := call.Fun.(*ast.Ident); ok {
+				if i, ok := funcs[id.Name]; ok && i < len(call.Args) {
+					if s, ok := literal(call.Args[i]); ok {
+						out["api."+s] = s
+					} else if _, passed := call.Args[i].(*ast.Ident); !passed {
+						// A format passed on (badImport's to
+						// messagef) is counted where it is written.
+						t.Errorf("%s: %s takes a message that is not a literal", fset.Position(call.Pos()), id.Name)
+					}
+				}
+			}
+			return true
+		})
+	}
+}
+
+// literal is the string a literal or a concatenation of literals is.
+func literal(e ast.Expr) (string, bool) {
+	switch e := e.(type) {
+	case *ast.BasicLit:
+		if e.Kind != token.STRING {
+			return "", false
+		}
+		s, err := strconv.Unquote(e.Value)
+		return s, err == nil
+	case *ast.BinaryExpr:
+		if e.Op != token.ADD {
+			return "", false
+		}
+		a, ok := literal(e.X)
+		b, ok2 := literal(e.Y)
+		return a + b, ok && ok2
+	case *ast.ParenExpr:
+		return literal(e.X)
+	}
+	return "", false
+}
 
 // serverMessages finds, in the package's source, every message given as a
 // literal to messageArgs, every literal detail of a scoring.FieldError,
@@ -85,14 +153,26 @@ func serverMessages(t *testing.T) map[string]string {
 		})
 	}
 	// Messages passed on as text, which Catalog reads back by format.
-	passedOn := []string{notFoundDetail(errors.New("")), "a player cannot be merged into themselves", "%q is already at this table"}
+	passedOn := []string{notFoundDetail(errors.New("")), "%q is already at this table"}
 	for _, m := range append(storeReasons, passedOn...) {
 		out["api."+m] = m
 	}
-	// The store's reasons for text it cannot keep that name no value.
-	for _, w := range []string{"it shows nothing", "it is not text (invalid UTF-8)"} {
+	// The store's sentences, and the words they take.
+	sourceMessages(t, "../models", storeMessageArgs, out)
+	for _, w := range []string{"play", "player"} {
 		out["api.word."+w] = w
 	}
+	// The title of every error status a problem can have.
+	for code := 400; code < 600; code++ {
+		if utils.StatusMessage(code) != "" {
+			out["status."+strconv.Itoa(code)] = newProblem(code, "", nil).Title
+		}
+	}
+	// The seats of phones with unsent changes: "Ana's and Ben's".
+	for _, m := range []string{"%s's phone has changes it has not sent yet", "%s phones have changes they have not sent yet", "%s's"} {
+		out["api."+m] = m
+	}
+	out["api.word.and"] = "and"
 	for _, g := range []string{"insectarium", "insecta", "insektenhotel", ""} {
 		w := endCondition(g)
 		out["api.word."+w] = w

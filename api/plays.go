@@ -142,7 +142,7 @@ func (s *server) logPlay(c *fiber.Ctx) error {
 		return err
 	}
 	c.Location("/api/v1/plays/" + id + "?group=" + url.QueryEscape(group))
-	return c.Status(fiber.StatusCreated).JSON(detail(p))
+	return c.Status(fiber.StatusCreated).JSON(detail(p).in(catalogOf(c)))
 }
 
 // editPlay answers PUT /api/v1/plays/{id}: the play is replaced by the body,
@@ -238,14 +238,14 @@ func checkPlayNotes(req playRequest, verr *scoring.ValidationError) models.PlayN
 	if req.Notes != nil {
 		notes, err := models.CleanNotes(*req.Notes)
 		if err != nil {
-			verr.Add("/notes", "the notes cannot be kept: %v", scoring.Word("api.word.", err.Error()))
+			verr.Add("/notes", "the notes cannot be kept: %v", err)
 		}
 		n.Notes = notes
 	}
 	if req.Location != nil {
 		location, err := models.CleanLocation(*req.Location)
 		if err != nil {
-			verr.Add("/location", "the location cannot be kept: %v", scoring.Word("api.word.", err.Error()))
+			verr.Add("/location", "the location cannot be kept: %v", err)
 		}
 		n.Location = location
 	}
@@ -287,7 +287,7 @@ func playFilter(c *fiber.Ctx) (models.PlayFilter, error) {
 	if q := c.Query("location"); q != "" {
 		location, err := models.CleanLocation(q)
 		if err != nil {
-			return f, errorf(fiber.StatusBadRequest, "location: %s", err.Error())
+			return f, errorf(fiber.StatusBadRequest, "location: %s", err)
 		}
 		f.Location = location
 	}

@@ -33,6 +33,9 @@ type problem struct {
 	// itself.
 	format string
 	args   []any
+	// localized, when set, is Detail and Errors in another language: a
+	// problem the store said in sentences of its own (models.Message).
+	localized func(scoring.Catalog) (string, []scoring.FieldError)
 }
 
 // httpError is an error a handler returns when it knows the status to send.
@@ -69,6 +72,7 @@ func toProblem(err error) (problem, bool) {
 		ve *models.VersionError
 		ce *models.ConflictError
 		ie *models.ImportError
+		ne *models.NotesError
 	)
 	switch {
 	case errors.Is(err, models.ErrUnavailable):
@@ -82,15 +86,22 @@ func toProblem(err error) (problem, bool) {
 	case errors.As(err, &ce):
 		p := newProblem(fiber.StatusConflict, ce.Reason, nil)
 		p.MergeInto = ce.PlayerID
+		if ce.Format != "" {
+			p.localized = func(cat scoring.Catalog) (string, []scoring.FieldError) { return ce.In(cat), nil }
+		}
 		return p, true
 	case errors.Is(err, models.ErrBadCursor):
 		return newProblem(fiber.StatusBadRequest, "the cursor is not one this list handed out; start again from the first page", nil), true
 	case errors.As(err, &ie):
-		return newProblem(fiber.StatusUnprocessableEntity, ie.Reason, ie.Errors), true
+		p := newProblem(fiber.StatusUnprocessableEntity, ie.Reason, ie.Errors)
+		p.localized = ie.In
+		return p, true
 	case errors.Is(err, models.ErrBadName):
 		return newProblem(fiber.StatusUnprocessableEntity, "a name needs a letter or a sign that shows, and no NUL character", nil), true
-	case errors.Is(err, models.ErrBadPlayNotes):
-		return newProblem(fiber.StatusUnprocessableEntity, strings.TrimPrefix(err.Error(), "models: not valid play notes: "), nil), true
+	case errors.As(err, &ne):
+		p := newProblem(fiber.StatusUnprocessableEntity, ne.String(), nil)
+		p.localized = func(cat scoring.Catalog) (string, []scoring.FieldError) { return ne.In(cat), nil }
+		return p, true
 	case errors.Is(err, models.ErrBadImport):
 		return newProblem(fiber.StatusUnprocessableEntity, "this file cannot be imported", nil), true
 	case errors.Is(err, models.ErrInProgress):
@@ -162,6 +173,11 @@ func (p problem) in(cat scoring.Catalog, err error) problem {
 	if cat == nil {
 		return p
 	}
+	p.Title = cat.Title(p.Status, p.Title)
+	if p.localized != nil {
+		p.Detail, p.Errors = p.localized(cat)
+		return p
+	}
 	var (
 		verr *scoring.ValidationError
 		rerr *scoring.RequestError
@@ -192,7 +208,6 @@ var storeReasons = []string{
 	"no group %q",
 	"no player %q in this group",
 	"no play %q in this group",
-	"%q is already a player of this group; merge the two players if they are one person",
 }
 
 // storeReason is the format and value of a reason one of storeReasons

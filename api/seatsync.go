@@ -141,16 +141,40 @@ func unsentEdits(v tableView) error {
 }
 
 // Error names the seats: "Ben's phone has changes it has not sent yet".
-func (e *unsentError) Error() string {
+func (e *unsentError) Error() string { return e.in(nil) }
+
+// in is the error in cat's language (nil: English).
+func (e *unsentError) in(cat scoring.Catalog) string {
 	names := make([]string, len(e.seats))
 	for i, st := range e.seats {
-		names[i] = st.Name + "'s"
+		names[i] = st.Name
 	}
 	if len(names) == 1 {
-		return names[0] + " phone has changes it has not sent yet"
+		return cat.Format("api.", "%s's phone has changes it has not sent yet", names[0])
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1] +
-		" phones have changes they have not sent yet"
+	return cat.Format("api.", "%s phones have changes they have not sent yet", nameList{names: names, each: "%s's"})
+}
+
+// nameList is names for a sentence, "Ana's, Ben's and Cleo's": each
+// written by the format each, then joined in the catalog's language.
+type nameList struct {
+	names []string
+	each  string
+}
+
+func (l nameList) String() string { return l.In(nil) }
+
+// In is the list in cat's language (nil: English).
+func (l nameList) In(cat scoring.Catalog) string {
+	out := make([]string, len(l.names))
+	for i, n := range l.names {
+		out[i] = cat.Format("api.", l.each, n)
+	}
+	last := len(out) - 1
+	if last == 0 {
+		return out[0]
+	}
+	return strings.Join(out[:last], ", ") + " " + cat.Text("api.word.and", "and") + " " + out[last]
 }
 
 // unsentProblem is the problem of the *unsentError in err.
@@ -159,5 +183,6 @@ func unsentProblem(err error) problem {
 	errors.As(err, &ue)
 	p := newProblem(fiber.StatusConflict, ue.Error(), nil)
 	p.Type, p.Seats = "/api/problems/unsent-changes", ue.seats
+	p.localized = func(cat scoring.Catalog) (string, []scoring.FieldError) { return ue.in(cat), nil }
 	return p
 }

@@ -31,7 +31,10 @@ var (
 type IdempotentAnswer struct {
 	Status      int
 	ContentType string
-	Location    string
+	// ContentLanguage is the language the answer was written in: a retry
+	// gets the same words, and is told so.
+	ContentLanguage string
+	Location        string
 	// Body is kept as given; the API seals it, since answers hold tokens.
 	Body []byte
 }
@@ -40,11 +43,12 @@ type idempotencyRow struct {
 	Scope       string
 	Fingerprint string
 	// Status is nil while the first request runs.
-	Status      *int
-	ContentType string
-	Location    string
-	Body        []byte
-	CreatedAt   time.Time
+	Status          *int
+	ContentType     string
+	ContentLanguage string
+	Location        string
+	Body            []byte
+	CreatedAt       time.Time
 }
 
 func (idempotencyRow) TableName() string { return "idempotency_keys" }
@@ -77,14 +81,14 @@ func (s *Store) BeginIdempotent(ctx context.Context, scope, fingerprint string, 
 		switch {
 		case expired || (row.Status == nil && !row.CreatedAt.After(now.Add(-PendingTimeout)) && row.Fingerprint == fingerprint):
 			return tx.Model(&idempotencyRow{}).Where("scope = ?", scope).Updates(map[string]any{
-				"fingerprint": fingerprint, "status": nil, "content_type": "", "location": "", "body": nil, "created_at": now,
+				"fingerprint": fingerprint, "status": nil, "content_type": "", "content_language": "", "location": "", "body": nil, "created_at": now,
 			}).Error
 		case row.Fingerprint != fingerprint:
 			return ErrKeyReused
 		case row.Status == nil:
 			return ErrInProgress
 		}
-		answer = &IdempotentAnswer{Status: *row.Status, ContentType: row.ContentType, Location: row.Location, Body: row.Body}
+		answer = &IdempotentAnswer{Status: *row.Status, ContentType: row.ContentType, ContentLanguage: row.ContentLanguage, Location: row.Location, Body: row.Body}
 		return nil
 	})
 	if err != nil {
@@ -101,7 +105,7 @@ func (s *Store) FinishIdempotent(ctx context.Context, scope string, a Idempotent
 		body = []byte{}
 	}
 	return translate(s.db.WithContext(ctx).Model(&idempotencyRow{}).Where("scope = ? AND status IS NULL", scope).
-		Updates(map[string]any{"status": a.Status, "content_type": a.ContentType, "location": a.Location, "body": body}).Error)
+		Updates(map[string]any{"status": a.Status, "content_type": a.ContentType, "content_language": a.ContentLanguage, "location": a.Location, "body": body}).Error)
 }
 
 // ForgetIdempotent drops a key whose request failed in a way worth

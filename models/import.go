@@ -43,6 +43,10 @@ type ImportError struct {
 	// Errors point into the file (JSON Pointers) at what is wrong, when
 	// it is a place in it.
 	Errors []scoring.FieldError
+	// reason is the reason of a file wrong as a whole (no Errors), or the
+	// detail of Errors[0] when it is the store's own (else the rules' own,
+	// which keeps its format).
+	reason Message
 }
 
 func (e *ImportError) Error() string { return e.Reason }
@@ -50,15 +54,54 @@ func (e *ImportError) Error() string { return e.Reason }
 // Unwrap makes errors.Is(err, ErrBadImport) hold.
 func (e *ImportError) Unwrap() error { return ErrBadImport }
 
+// In is the reason and errors in cat's language (nil: English).
+func (e *ImportError) In(cat scoring.Catalog) (string, []scoring.FieldError) {
+	if cat == nil {
+		return e.Reason, e.Errors
+	}
+	if len(e.Errors) == 0 {
+		return e.reason.In(cat), nil
+	}
+	errs := cat.FieldErrors(e.Errors)
+	if e.reason.Format != "" {
+		errs[0].Detail = e.reason.In(cat)
+	}
+	return importReason(errs).In(cat), errs
+}
+
+// importReason is the reason of an import refused at errs: the first of
+// them, and how many more there are.
+func importReason(errs []scoring.FieldError) Message {
+	if len(errs) > 1 {
+		return messagef("the file cannot be imported: at %s: %s (and %d more)", errs[0].Pointer, errs[0].Detail, len(errs)-1)
+	}
+	return messagef("the file cannot be imported: at %s: %s", errs[0].Pointer, errs[0].Detail)
+}
+
 func badImport(format string, args ...any) error {
-	return &ImportError{Reason: fmt.Sprintf(format, args...)}
+	m := messagef(format, args...)
+	return &ImportError{Reason: m.String(), reason: m}
+}
+
+// refusedAt is the ImportError of the rules' errs, pointing into the file.
+func refusedAt(errs []scoring.FieldError) error {
+	return &ImportError{Reason: importReason(errs).String(), Errors: errs}
+}
+
+// nameReason is why a name cannot be kept, as a NameError says it.
+func nameReason(err error) any {
+	var ne *NameError
+	if errors.As(err, &ne) {
+		return ne.Message
+	}
+	return err
 }
 
 // badImportAt is an ImportError at one place of the file.
 func badImportAt(pointer, format string, args ...any) error {
-	detail := fmt.Sprintf(format, args...)
-	return &ImportError{Reason: "the file cannot be imported: at " + pointer + ": " + detail,
-		Errors: []scoring.FieldError{{Pointer: pointer, Detail: detail}}}
+	m := messagef(format, args...)
+	errs := []scoring.FieldError{{Pointer: pointer, Detail: m.String()}}
+	return &ImportError{Reason: importReason(errs).String(), Errors: errs, reason: m}
 }
 
 // Batch sizes of an import's transactions: each commits in a few
@@ -347,7 +390,7 @@ func (ir importReader) player(at, group string, ids fileIDs) (playerRow, error) 
 	case ids.names[p.ID] != "":
 		return playerRow{}, badImportAt(at+"/id", "the id %q is listed twice", p.ID)
 	case err != nil:
-		return playerRow{}, badImportAt(at+"/name", "the name %q is not valid: %v", p.Name, errors.Unwrap(err))
+		return playerRow{}, badImportAt(at+"/name", "the name %q is not valid: %v", p.Name, nameReason(err))
 	}
 	key := nameKey(name)
 	if other := ids.keys[key]; other != "" {
@@ -474,12 +517,14 @@ func importPlayRows(at, group string, p exportPlay, ids fileIDs) (importPlay, er
 		case pp.Seat != j:
 			return importPlay{}, badImportAt(ptr+"/seat", "player %d has seat %d", j, pp.Seat)
 		case err != nil:
-			return importPlay{}, badImportAt(ptr+"/nameAsEntered", "the name %q is not valid: %v", pp.NameAsEntered, errors.Unwrap(err))
+			return importPlay{}, badImportAt(ptr+"/nameAsEntered", "the name %q is not valid: %v", pp.NameAsEntered, nameReason(err))
 		}
 		inPlay[pp.PlayerID] = true
 		if err := scoring.CheckText(pp.Board); err != nil {
 			p, _ := scoring.ProblemOf(err)
-			return importPlay{}, badImportAt(ptr+"/board"+p.Errors[0].Pointer, "%s", p.Errors[0].Detail)
+			fe := p.Errors[0] // a copy keeps the rules' format
+			fe.Pointer = ptr + "/board" + fe.Pointer
+			return importPlay{}, refusedAt([]scoring.FieldError{fe})
 		}
 		board, err := boardText(pp.Board)
 		if err != nil {
@@ -549,21 +594,20 @@ func scoreImportError(at string, err error) error {
 	if !errors.As(err, &verr) {
 		return err
 	}
-	ie := &ImportError{}
+	var errs []scoring.FieldError
 	for _, fe := range verr.Errors {
+		// A copy keeps the rules' format, to be written in another
+		// language.
 		ptr := fe.Pointer
 		if rest, ok := strings.CutPrefix(ptr, "/players/"); ok {
 			if j, field, ok := strings.Cut(rest, "/"); ok && field == "name" {
 				ptr = "/players/" + j + "/nameAsEntered"
 			}
 		}
-		ie.Errors = append(ie.Errors, scoring.FieldError{Pointer: at + ptr, Detail: fe.Detail})
+		fe.Pointer, fe.Pointers = at+ptr, nil
+		errs = append(errs, fe)
 	}
-	ie.Reason = fmt.Sprintf("the file cannot be imported: at %s: %s", ie.Errors[0].Pointer, ie.Errors[0].Detail)
-	if len(ie.Errors) > 1 {
-		ie.Reason += fmt.Sprintf(" (and %d more)", len(ie.Errors)-1)
-	}
-	return ie
+	return refusedAt(errs)
 }
 
 // checkImport reads the file whole, checking it and scoring every play,
@@ -639,8 +683,8 @@ func (s *Store) idsTaken(ctx context.Context, table, what string, ids []string, 
 		return translate(err)
 	}
 	if len(taken) > 0 {
-		return &ConflictError{Reason: fmt.Sprintf("the file's %s id %q belongs to another group on this server: "+
-			"this history was imported here before, under another group id; export that group instead, or import the file into a fresh server", what, taken[0].ID)}
+		return conflictf("", "the file's %s id %q belongs to another group on this server: "+
+			"this history was imported here before, under another group id; export that group instead, or import the file into a fresh server", scoring.Word("api.word.", what), taken[0].ID)
 	}
 	return nil
 }
@@ -834,7 +878,7 @@ func (s *Store) beginImport(ctx context.Context, g groupRow) (created bool, err 
 		}
 		if at := existing[0].ImportingUntil; at != nil {
 			if at.After(now) {
-				return &ConflictError{Reason: "this group is being imported right now; wait for that import to end"}
+				return conflictf("", "this group is being imported right now; wait for that import to end")
 			}
 			stale = true
 			return nil
@@ -845,7 +889,7 @@ func (s *Store) beginImport(ctx context.Context, g groupRow) (created bool, err 
 				return err
 			}
 			if n > 0 {
-				return &ConflictError{Reason: fmt.Sprintf("the group %q is already on this server with its own history", existing[0].Name)}
+				return conflictf("", "the group %q is already on this server with its own history", existing[0].Name)
 			}
 		}
 		return tx.Model(&groupRow{}).Where("id = ?", g.ID).Update("importing_until", now.Add(importLease)).Error
@@ -871,14 +915,14 @@ func (s *Store) importBatch(ctx context.Context, group string, fn func(tx *gorm.
 			return res.Error
 		}
 		if res.RowsAffected != 1 {
-			return &ConflictError{Reason: "the import was taken over by another import of this group"}
+			return conflictf("", "the import was taken over by another import of this group")
 		}
 		return fn(tx)
 	})
 	if errors.Is(err, gorm.ErrDuplicatedKey) {
 		// checkImportIDs ran before; another import took an id since.
-		return &ConflictError{Reason: "the file's player or play ids were just taken by another import of the same history " +
-			"under another group id; export that group instead, or import the file into a fresh server"}
+		return conflictf("", "the file's player or play ids were just taken by another import of the same history "+
+			"under another group id; export that group instead, or import the file into a fresh server")
 	}
 	if err == nil && s.importBatchDone != nil {
 		s.importBatchDone()

@@ -158,6 +158,12 @@ var migrations = []migration{
 	// A player's page reads score counts and head-to-head records kept
 	// up to date by every change to the plays (figures.go).
 	{ID: 12, Name: "score counts and head-to-head", Up: migrateFigures},
+	{ID: 13, Name: "the language of a kept answer", Up: execDDL(
+		// A retry of a write gets the first answer again, in the words
+		// it was written in: its Content-Language goes with it ("" for
+		// an answer kept before, whose language is not known).
+		`ALTER TABLE idempotency_keys ADD COLUMN content_language TEXT NOT NULL DEFAULT ''`,
+	)},
 }
 
 // rekeyNames is migration 7: names are matched by nameKey now, which also

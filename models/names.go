@@ -2,7 +2,6 @@ package models
 
 import (
 	"errors"
-	"fmt"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -22,20 +21,30 @@ import (
 // first and says why at the field; this is the store's own guard.
 var ErrBadName = errors.New("models: not a valid name")
 
-// cleanName is name as the store keeps it, or ErrBadName saying why not:
-// longest is the most characters it may have.
+// NameError is an ErrBadName that says why.
+type NameError struct {
+	Message
+}
+
+func (e *NameError) Error() string { return ErrBadName.Error() + ": " + e.String() }
+
+// Unwrap makes errors.Is(err, ErrBadName) hold.
+func (e *NameError) Unwrap() error { return ErrBadName }
+
+// cleanName is name as the store keeps it, or a *NameError saying why
+// not: longest is the most characters it may have.
 func cleanName(name string, longest int) (string, error) {
 	if !utf8.ValidString(name) || strings.IndexByte(name, 0) >= 0 {
-		return "", fmt.Errorf("%w: it is not text (invalid UTF-8 or a NUL character)", ErrBadName)
+		return "", &NameError{messagef("it is not text (invalid UTF-8 or a NUL character)")}
 	}
 	name = strings.TrimSpace(norm.NFC.String(name))
 	switch {
 	case name == "":
-		return "", fmt.Errorf("%w: it is empty", ErrBadName)
+		return "", &NameError{messagef("it is empty")}
 	case scoring.NameKey(name) == "":
-		return "", fmt.Errorf("%w: it shows nothing", ErrBadName)
+		return "", &NameError{messagef("it shows nothing")}
 	case utf8.RuneCountInString(name) > longest:
-		return "", fmt.Errorf("%w: it is longer than %d characters", ErrBadName, longest)
+		return "", &NameError{messagef("it is longer than %d characters", longest)}
 	}
 	return name, nil
 }

@@ -27,14 +27,22 @@ type Player struct {
 // ConflictError is an ErrConflict that says what collided, so the API can
 // tell the user what to do instead.
 type ConflictError struct {
-	// Reason is a sentence for the user.
+	// Reason is a sentence for the user, as Message writes it in English.
 	Reason string
 	// PlayerID is the player the change collided with, if any: the
 	// player to merge into when a rename takes an existing name.
 	PlayerID string
+	Message
 }
 
 func (e *ConflictError) Error() string { return "models: conflict: " + e.Reason }
+
+// conflictf is the ConflictError of the sentence format and args, which
+// collided with playerID ("" for none).
+func conflictf(playerID, format string, args ...any) error {
+	m := messagef(format, args...)
+	return &ConflictError{Reason: m.String(), PlayerID: playerID, Message: m}
+}
 
 // Unwrap makes errors.Is(err, ErrConflict) hold.
 func (e *ConflictError) Unwrap() error { return ErrConflict }
@@ -112,8 +120,7 @@ func (s *Store) RenamePlayer(ctx context.Context, group, id, name string) (*Play
 			return err
 		}
 		if len(other) > 0 {
-			return &ConflictError{PlayerID: other[0].ID,
-				Reason: fmt.Sprintf("%q is already a player of this group; merge the two players if they are one person", other[0].Name)}
+			return conflictf(other[0].ID, "%q is already a player of this group; merge the two players if they are one person", other[0].Name)
 		}
 		row.Name, row.NameKey = name, key
 		out = row.player()
@@ -132,7 +139,7 @@ func (s *Store) RenamePlayer(ctx context.Context, group, id, name string) (*Play
 // is a *ConflictError naming the play.
 func (s *Store) MergePlayers(ctx context.Context, group, fromID, intoID string) error {
 	if fromID == intoID {
-		return &ConflictError{Reason: "a player cannot be merged into themselves", PlayerID: intoID}
+		return conflictf(intoID, "a player cannot be merged into themselves")
 	}
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := lockGroup(tx, group); err != nil {
@@ -153,8 +160,7 @@ func (s *Store) MergePlayers(ctx context.Context, group, fromID, intoID string) 
 			return err
 		}
 		if len(shared) > 0 {
-			return &ConflictError{PlayerID: intoID, Reason: fmt.Sprintf(
-				"%s and %s both played in play %s, so they are two people; rename one of them instead", from.Name, into.Name, shared[0])}
+			return conflictf(intoID, "%s and %s both played in play %s, so they are two people; rename one of them instead", from.Name, into.Name, shared[0])
 		}
 		// Each game from played changes from from's first play of it on.
 		var firsts []struct {

@@ -663,6 +663,16 @@ const (
 // the store's own guard.
 var ErrBadPlayNotes = errors.New("models: not valid play notes")
 
+// NotesError is an ErrBadPlayNotes that says why.
+type NotesError struct {
+	Message
+}
+
+func (e *NotesError) Error() string { return ErrBadPlayNotes.Error() + ": " + e.String() }
+
+// Unwrap makes errors.Is(err, ErrBadPlayNotes) hold.
+func (e *NotesError) Unwrap() error { return ErrBadPlayNotes }
+
 // CleanNotes is a play's notes as the store keeps them: trimmed, in NFC,
 // line breaks and tabs kept. An error says why they cannot be kept.
 func CleanNotes(notes string) (string, error) {
@@ -674,29 +684,30 @@ func CleanNotes(notes string) (string, error) {
 func CleanLocation(location string) (string, error) {
 	location, err := cleanText(location, MaxLocationLength, false)
 	if err == nil && location != "" && nameKey(location) == "" {
-		return "", errors.New("it shows nothing")
+		return "", textErrorf("it shows nothing")
 	}
 	return location, err
 }
 
 // cleanText trims s and brings it to NFC; it refuses text that is not
 // UTF-8, holds a NUL or another control character (line breaks and tabs
-// too unless lines), or is longer than longest characters.
+// too unless lines), or is longer than longest characters, with a
+// *TextError.
 func cleanText(s string, longest int, lines bool) (string, error) {
 	if !utf8.ValidString(s) {
-		return "", errors.New("it is not text (invalid UTF-8)")
+		return "", textErrorf("it is not text (invalid UTF-8)")
 	}
 	s = strings.TrimSpace(norm.NFC.String(s))
 	for _, r := range s {
 		if unicode.IsControl(r) && !(lines && (r == '\n' || r == '\r' || r == '\t')) {
 			if lines {
-				return "", fmt.Errorf("it holds the control character %U; only line breaks and tabs may be in it", r)
+				return "", textErrorf("it holds the control character %s; only line breaks and tabs may be in it", fmt.Sprintf("%U", r))
 			}
-			return "", fmt.Errorf("it holds the control character %U; it is one line of text", r)
+			return "", textErrorf("it holds the control character %s; it is one line of text", fmt.Sprintf("%U", r))
 		}
 	}
 	if n := utf8.RuneCountInString(s); n > longest {
-		return "", fmt.Errorf("it is %d characters long; at most %d", n, longest)
+		return "", textErrorf("it is %d characters long; at most %d", n, longest)
 	}
 	return s, nil
 }
@@ -706,14 +717,14 @@ func cleanText(s string, longest int, lines bool) (string, error) {
 func (row *playRow) setNotes(n PlayNotes, players int) error {
 	notes, err := CleanNotes(n.Notes)
 	if err != nil {
-		return fmt.Errorf("%w: the notes: %v", ErrBadPlayNotes, err)
+		return &NotesError{messagef("the notes: %v", err)}
 	}
 	location, err := CleanLocation(n.Location)
 	if err != nil {
-		return fmt.Errorf("%w: the location: %v", ErrBadPlayNotes, err)
+		return &NotesError{messagef("the location: %v", err)}
 	}
 	if n.StartSeat != nil && (*n.StartSeat < 0 || *n.StartSeat >= players) {
-		return fmt.Errorf("%w: the start player is seat %d of %d", ErrBadPlayNotes, *n.StartSeat, players)
+		return &NotesError{messagef("the start player is seat %d of %d", *n.StartSeat, players)}
 	}
 	row.Notes, row.Location, row.LocationKey, row.StartSeat = notes, location, nameKey(location), n.StartSeat
 	return nil

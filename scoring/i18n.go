@@ -30,7 +30,8 @@ import (
 //     explicit indexes (%[2]s). Editing an English message makes its
 //     translations missing, which the catalogs' test reports;
 //   - rules.word.<English word>: a word a message takes as an argument
-//     ("continent" in "choose the %s").
+//     ("continent" in "choose the %s");
+//   - status.<HTTP status>: the title of a problem ("status.422").
 //
 // Game names are not translated: they stay as printed on the box.
 type Catalog map[string]string
@@ -57,11 +58,11 @@ func (c Catalog) sprintf(format string, args ...any) string {
 func (c Catalog) args(args []any) []any {
 	var out []any
 	for i, a := range args {
-		if l, ok := a.(orList); ok {
+		if l, ok := a.(Localizer); ok {
 			if out == nil {
 				out = slices.Clone(args)
 			}
-			out[i] = l.in(c)
+			out[i] = l.In(c)
 		}
 		if w, ok := a.(word); ok {
 			if out == nil {
@@ -100,12 +101,20 @@ func enumWord(game, enum string, o Option) word {
 	return word{key: "game." + game + ".enum." + enum + "." + o.ID, en: o.Label}
 }
 
+// A Localizer is an argument of a message that writes itself in a
+// catalog's language: a sentence of its own passed into another (the
+// store's reason why a text cannot be kept), or a list. It prints in
+// English with %s or %v, as its String method says.
+type Localizer interface {
+	In(c Catalog) string
+}
+
 // orList is a list of ids for a message, "a, b or c": its ids stay, and
 // its "or" is translated (rules.word.or).
 type orList string
 
-// in is l in c's language.
-func (l orList) in(c Catalog) string {
+// In is l in c's language.
+func (l orList) In(c Catalog) string {
 	s := string(l)
 	i := strings.LastIndex(s, " or ")
 	if i < 0 {
@@ -207,6 +216,15 @@ func (c Catalog) Lines(game string, lines []Line) []Line {
 		l.Sources = c.sources(sources[l.Key], l.Sources)
 	}
 	return out
+}
+
+// Title is the title of a problem of status in c's language, en being
+// its English title (key status.<status>: "status.422").
+func (c Catalog) Title(status int, en string) string {
+	if c == nil {
+		return en
+	}
+	return c.text("status."+strconv.Itoa(status), en)
 }
 
 // Text is the message of key in c's language, or en when c has none.
@@ -458,6 +476,7 @@ func (c Catalog) Error(err error) error {
 // Problem is ProblemOf in c's language.
 func (c Catalog) Problem(err error) (Problem, bool) {
 	p, ok := ProblemOf(c.Error(err))
+	p.Title = c.Title(p.Status, p.Title)
 	if p.Detail == validationDetail {
 		p.Detail = c.text("rules."+validationDetail, validationDetail)
 	}
