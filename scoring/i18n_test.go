@@ -398,8 +398,12 @@ func TestProblemLocalized(t *testing.T) {
 	want := []FieldError{
 		{Pointer: "/players/1/name", Detail: `"ana" ist schon Spieler 1; gib jedem Spieler einen eigenen Namen`},
 	}
-	if p.Detail != "Einige Eingaben verstoßen gegen die Regeln" || !equalErrors(shown(p.Errors), want) {
+	if p.Detail != "Einige Eingaben verstoßen gegen die Regeln" || p.Title != "Inhalt nicht verarbeitbar" || !equalErrors(shown(p.Errors), want) {
 		t.Errorf("problem %+v\nwant errors %+v", p, want)
+	}
+	var en Catalog
+	if p, _ := en.Problem(err); p.Title != "Unprocessable Content" || p.Detail != validationDetail {
+		t.Errorf("problem in English %+v", p)
 	}
 	body = `{"players":[{"name":"Ana","board":{"grid":[[{"color":"purple","insect":"moth","points":3,"tools":["pin","pin"]}]]}}]}`
 	_, err = ScoreJSON("insectarium", []byte(body))
@@ -424,7 +428,7 @@ func TestProblemLocalized(t *testing.T) {
 		t.Errorf("errors %+v\nwant %+v", p.Errors, want)
 	}
 	_, err = ScoreJSON("chess", []byte(body))
-	if p, _ := loadCatalog(t, "es").Problem(err); p.Status != 404 || p.Detail != `no existe el juego "chess"` {
+	if p, _ := loadCatalog(t, "es").Problem(err); p.Status != 404 || p.Detail != `no existe el juego "chess"` || p.Title != "No encontrado" {
 		t.Errorf("problem %+v, want a 404 in Spanish", p)
 	}
 }
