@@ -338,3 +338,20 @@ func TestBrowserOutboxLabelsFollowTheLanguage(t *testing.T) {
 	b.waitTextHas(`[data-testid=refused]`, "Not saved: deleting a play.")
 	b.checkConsole()
 }
+
+// TestBrowserBareProblemInGerman: an error answer with neither detail nor
+// title (a proxy's bare 404, say) still reads in the app's language.
+func TestBrowserBareProblemInGerman(t *testing.T) {
+	base := startApp(t)
+	b := newBrowserIn(t, base, "de")
+	b.do(chromedp.Navigate(base + "/"))
+	b.homeIn("de", "Ein Spiel werten")
+	got, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`import(`+apiModule+`).then((api) => api.toApiError(404, {}).message)`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "der Server antwortete 404"; got != want {
+		t.Errorf("a bare 404 problem reads %q, want %q", got, want)
+	}
+	b.checkConsole()
+}

@@ -985,7 +985,7 @@ export class ApiError extends Error {
    * @param {any} [data] the whole problem, for the fields some answers add (mergeInto, seats)
    */
   constructor(status, detail, fields = [], title = '', currentVersion = undefined, data = null) {
-    super(detail || title || `request failed (${status})`);
+    super(detail || title || t('ui.api.answered', { status }));
     this.name = 'ApiError';
     this.status = status;
     this.detail = detail;
