@@ -138,7 +138,7 @@ function download(blob, name) {
  */
 function png(canvas) {
   return new Promise((resolve, reject) => {
-    canvas.toBlob((b) => (b ? resolve(b) : reject(new Error(`no PNG from a ${canvas.width}×${canvas.height} canvas`))), 'image/png');
+    canvas.toBlob((b) => (b ? resolve(b) : reject(new Error(t('ui.card.noPicture', { width: String(canvas.width), height: String(canvas.height) })))), 'image/png');
   });
 }
 
