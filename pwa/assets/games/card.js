@@ -589,10 +589,12 @@ function isoDay(date) {
 }
 
 /**
- * describe says what went wrong, in a few words.
+ * describe says what went wrong, in a few words: a DOMException's name
+ * (NotAllowedError) says something, a plain Error's does not.
  * @param {unknown} err
  */
 function describe(err) {
+  if (err instanceof Error && err.name === 'Error') return err.message;
   if (err instanceof Error) return err.message ? `${err.name}: ${err.message}` : err.name;
   return String(err);
 }
