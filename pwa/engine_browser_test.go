@@ -729,3 +729,62 @@ func (g *caseGen) malformed(body string) string {
 	}
 	return out
 }
+
+// blockURLs makes the page's browser refuse every request matching a
+// pattern: the page sees a network error.
+func (b *browser) blockURLs(patterns ...string) {
+	b.t.Helper()
+	var block []*network.BlockPattern
+	for _, p := range patterns {
+		block = append(block, &network.BlockPattern{URLPattern: p, Block: true})
+	}
+	b.do(chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+			return err
+		}
+		_, err := chromedp.Call(ctx, network.SetBlockedURLs, network.SetBlockedURLsParams{URLPatterns: block})
+		return err
+	}))
+}
+
+// TestBrowserEngineFailsInTheAppsLanguage: when the rules engine's worker
+// cannot start (its script does not load), the error loadEngine rejects
+// with is in the app's language, German here, and not the worker's
+// English; and the worker names its own failures by a catalog key, which
+// engine.js writes out. No screen shows these today (the server, or its
+// offline notice, answers instead), but whatever shows them later reads
+// them in the user's language.
+func TestBrowserEngineFailsInTheAppsLanguage(t *testing.T) {
+	base := startApp(t)
+	b := newBrowserIn(t, base, "de")
+	// The page without the app, which would warm the engine itself.
+	b.blockURLs("*://*:*/*/app.js")
+	b.blockRequests("*://*:*/*/engine/worker.js")
+	b.do(chromedp.Navigate(base+"/"), chromedp.WaitReady(chromedp.CSS(`script[type="module"][src]`)))
+	assets := b.assetBase()
+	got, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`(async () => {
+		const { loadEngine } = await import(`+js(assets+"engine/engine.js")+`);
+		return loadEngine().then(() => 'the engine loaded', (err) => err.message);
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "der Hintergrundprozess der Regel-Engine ist ausgefallen: er ließ sich nicht laden"; got != want {
+		t.Errorf("with its worker's script blocked, loading the engine fails with %q, want %q", got, want)
+	}
+
+	// The worker itself, asked before it was started, answers with a key.
+	b.blockRequests()
+	got, err = chromedp.Run(b.ctx, chromedp.Evaluate[string](`new Promise((resolve) => {
+		const w = new Worker(`+js(assets+"engine/worker.js")+`, { type: 'module' });
+		w.addEventListener('message', (e) => { resolve(JSON.stringify(e.data)); w.terminate(); });
+		w.postMessage({ id: 1, op: 'games', args: [] });
+	})`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"id":1,"error":{"key":"ui.engine.notStarted"}}`; got != want {
+		t.Errorf("the worker, asked before it started, answers %s, want %s", got, want)
+	}
+	b.checkConsole()
+}

@@ -2,6 +2,7 @@ package pwa_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -281,6 +282,76 @@ func TestBrowserLanguageScoreForms(t *testing.T) {
 				t.Errorf("the German %s form lacks %q", c.game, de)
 			}
 		}
+	}
+	b.checkConsole()
+}
+
+// apiModule is the URL of this build's sync/api.js in the page: importing
+// it there gives the app's own outbox, not a second one.
+const apiModule = `new URL('sync/api.js', document.querySelector('script[type="module"][src]').src).href`
+
+// TestBrowserOutboxLabelsFollowTheLanguage: a change queued offline in
+// German is named in Spanish after a switch, in the outbox and in the sync
+// strip's list of refusals, and in English after another switch; an op an
+// older version of the app kept with its words only shows those words.
+func TestBrowserOutboxLabelsFollowTheLanguage(t *testing.T) {
+	base := startApp(t)
+	b := newBrowserIn(t, base, "de")
+	b.do(chromedp.Navigate(base + "/"))
+	b.homeIn("de", "Ein Spiel werten")
+	b.waitOfflineReady()
+	b.setOffline(true)
+
+	// An op as an older version kept it, with a label and no key; the
+	// outbox reads it when the app starts again. The play it deletes does
+	// not exist, so the server will refuse it.
+	b.do(chromedp.Evaluate[chromedp.Void](`(async () => {
+		const api = await import(`+apiModule+`);
+		api.putLocal('outbox', [...(api.getLocal('outbox') ?? []), {
+			id: 'old-op', kind: 'deletePlay', lane: 'old', method: 'DELETE', path: '/api/v1/plays/nosuchplay?group=default',
+			headers: {}, label: 'an old English label', createdAt: Date.now(), attempts: 0, nextAt: 0, lastError: '',
+		}]);
+		await api.flushed();
+	})()`, chromedp.EvalAwaitPromise))
+	b.do(chromedp.Reload())
+	b.homeIn("de", "Ein Spiel werten")
+	// A change queued offline in German, which the server will refuse too.
+	b.do(chromedp.Evaluate[chromedp.Void](`import(`+apiModule+`).then((api) => {
+		api.deletePlay('default', 'nosuchplay').catch(() => {});
+	})`, chromedp.EvalAwaitPromise))
+
+	b.switchLanguage("es")
+	b.homeIn("es", "Puntuar una partida")
+	labels, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]string](`import(`+apiModule+`).then((api) => api.pending().map(api.opLabel))`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"an old English label", "borrar una partida"}; !slices.Equal(labels, want) {
+		t.Errorf("after the switch to Spanish the outbox names its changes %q, want %q", labels, want)
+	}
+
+	// Back online, the server refuses both, and the strip says so in Spanish.
+	b.setOffline(false)
+	b.waitTextHas(`[data-testid=refused]`, "Sin guardar: borrar una partida.")
+	b.waitTextHas(`[data-testid=refused]`, "Sin guardar: an old English label.")
+	b.switchLanguage("en")
+	b.waitTextHas(`[data-testid=refused]`, "Not saved: deleting a play.")
+	b.checkConsole()
+}
+
+// TestBrowserBareProblemInGerman: an error answer with neither detail nor
+// title (a proxy's bare 404, say) still reads in the app's language.
+func TestBrowserBareProblemInGerman(t *testing.T) {
+	base := startApp(t)
+	b := newBrowserIn(t, base, "de")
+	b.do(chromedp.Navigate(base + "/"))
+	b.homeIn("de", "Ein Spiel werten")
+	got, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`import(`+apiModule+`).then((api) => api.toApiError(404, {}).message)`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "der Server antwortete 404"; got != want {
+		t.Errorf("a bare 404 problem reads %q, want %q", got, want)
 	}
 	b.checkConsole()
 }

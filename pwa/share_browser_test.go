@@ -398,3 +398,17 @@ func TestBrowserShareOffline(t *testing.T) {
 	b.noVagueErrors()
 	b.checkConsole()
 }
+
+// TestBrowserShareCardFailsInGerman: when the canvas yields no picture,
+// Share says so in the app's language, German here.
+func TestBrowserShareCardFailsInGerman(t *testing.T) {
+	base := startApp(t)
+	b := newBrowserIn(t, base, "de")
+	b.do(chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS(`a.game-btn`)))
+	b.do(chromedp.Evaluate[chromedp.Void](`localStorage.setItem('insectscore:score:insecta', ` + js(quickEntry(t, insectaExample(t)...)) + `)`))
+	b.do(chromedp.Navigate(base+"/score/insecta/results"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=share]`)))
+	b.do(chromedp.Evaluate[chromedp.Void](`HTMLCanvasElement.prototype.toBlob = function (done) { done(null); }`))
+	b.do(chromedp.Click(chromedp.CSS(`[data-testid=share]`)))
+	b.waitTextHas(`[data-testid=share-status]`, "Die Ergebniskarte konnte nicht gezeichnet werden (aus der Zeichenfläche von 1080×")
+	b.checkConsole()
+}

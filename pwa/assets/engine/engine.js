@@ -17,6 +17,10 @@
 // worker and its answer a promise. Call loadEngine when the engine is about
 // to be needed, and engineReady to use it only if it is already there.
 // The CSP needs worker-src 'self', and 'wasm-unsafe-eval' in script-src.
+// The worker names its failures by catalog keys (ui.engine.*): they are
+// written here, in the language the app speaks.
+
+import { t } from '../ui/i18n.js';
 
 /**
  * An answer of the engine: the HTTP status and the parsed JSON body the
@@ -121,22 +125,22 @@ async function start() {
   };
   worker.addEventListener('message', (event) => {
     const m = event.data ?? {};
-    if (typeof m.stopped === 'string') {
-      stop(`the rules engine stopped: ${m.stopped}`);
+    if (m.stopped) {
+      stop(words(m.stopped));
       return;
     }
     const w = waiting.get(m.id);
     if (!w) return;
     waiting.delete(m.id);
-    if (typeof m.error === 'string') w.reject(new Error(m.error));
+    if (m.error) w.reject(new Error(words(m.error)));
     else w.resolve(String(m.text));
   });
   // The worker's script failed to load or threw: nothing will answer.
   worker.addEventListener('error', (event) => {
     event.preventDefault();
-    stop(`the rules engine's worker failed: ${event.message || 'it could not load'}`);
+    stop(t('ui.engine.workerFailed', { why: event.message || t('ui.engine.couldNotLoad') }));
   });
-  worker.addEventListener('messageerror', () => stop('the rules engine answered what cannot be read'));
+  worker.addEventListener('messageerror', () => stop(t('ui.engine.unreadable')));
 
   /**
    * call asks the worker one thing and resolves with its answer's text.
@@ -171,6 +175,16 @@ async function start() {
   engine = started;
   announce(started);
   return started;
+}
+
+/**
+ * words writes a message of the worker in the app's language.
+ * @param {{key: string, args?: Object<string, string>} | string} m a key and
+ *   its placeholders; a string is shown as it is
+ * @returns {string}
+ */
+function words(m) {
+  return typeof m === 'string' ? m : t(String(m.key), m.args);
 }
 
 /**

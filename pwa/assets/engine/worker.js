@@ -10,7 +10,10 @@
 // {id, text} (the program's {status, body} as JSON text; "start" answers
 // {id, text: ''} once the engine runs) or {id, error} (a message). When the
 // program stops, the worker says {stopped: message} and answers nothing
-// more. The worker's CSP, sent with this file, needs 'wasm-unsafe-eval'.
+// more. A message is {key, args}: a ui.engine. key of the catalogs and its
+// placeholders, which engine.js writes in the app's language (the worker
+// has no catalog of the app's). The worker's CSP, sent with this file,
+// needs 'wasm-unsafe-eval'.
 
 /**
  * The functions cmd/insectscore-engine registers; each returns the JSON text
@@ -21,6 +24,43 @@
  * @property {(id: string, body: string | undefined) => string} score
  * @property {(catalog: string) => string} language the catalog's JSON text; '' is English
  */
+
+/**
+ * A message for the page: a catalog key and its placeholders.
+ * @typedef {{key: string, args?: Object<string, string>}} Message
+ */
+
+/** EngineError is a failure the worker names by a catalog key. */
+class EngineError extends Error {
+  /**
+   * @param {string} key
+   * @param {Object<string, string>} [args]
+   */
+  constructor(key, args) {
+    super(key);
+    this.key = key;
+    this.args = args;
+  }
+}
+
+/**
+ * message names a failure for the page: one of the worker's own, or one the
+ * browser threw (its words go in as they are).
+ * @param {any} err
+ * @returns {Message}
+ */
+function message(err) {
+  if (err instanceof EngineError) return { key: err.key, args: err.args };
+  return { key: 'ui.engine.failed', args: { why: reason(err) } };
+}
+
+/**
+ * reason is what the browser said of a failure.
+ * @param {any} err
+ */
+function reason(err) {
+  return err instanceof Error ? err.message : String(err);
+}
 
 /** The languages the engine speaks, as the server does; English is the rules' own. */
 const LANGUAGES = ['en', 'de', 'es'];
@@ -35,7 +75,7 @@ self.addEventListener('message', (event) => {
   const { id, op, args } = event.data ?? {};
   queue = queue.then(() => answer(id, op, Array.isArray(args) ? args : [])).then(
     (text) => self.postMessage({ id, text }),
-    (err) => self.postMessage({ id, error: err instanceof Error ? err.message : String(err) }));
+    (err) => self.postMessage({ id, error: message(err) }));
 });
 
 /**
@@ -51,7 +91,7 @@ async function answer(id, op, args) {
     await running;
     return '';
   }
-  if (!running) throw new Error('the rules engine has not been started');
+  if (!running) throw new EngineError('ui.engine.notStarted');
   const raw = await running;
   const str = (/** @type {any} */ v) => (typeof v === 'string' ? v : undefined);
   switch (op) {
@@ -64,7 +104,7 @@ async function answer(id, op, args) {
     case 'language':
       return raw.language(await catalog(String(args[0] ?? '')));
     default:
-      throw new Error(`no such engine call: ${op} (#${id})`);
+      throw new EngineError('ui.engine.noSuchCall', { op: `${op} (#${id})` });
   }
 }
 
@@ -75,10 +115,15 @@ async function answer(id, op, args) {
  * @returns {Promise<string>}
  */
 async function catalog(lang) {
-  if (!LANGUAGES.includes(lang)) throw new Error(`the rules engine speaks ${LANGUAGES.join(', ')}, not ${lang}`);
+  if (!LANGUAGES.includes(lang)) throw new EngineError('ui.engine.noSuchLanguage', { languages: LANGUAGES.join(', '), lang });
   if (lang === 'en') return '';
-  const res = await fetch(new URL(`../i18n/${lang}.json`, import.meta.url));
-  if (!res.ok) throw new Error(`loading the ${lang} messages: ${res.status} ${res.statusText}`);
+  let res;
+  try {
+    res = await fetch(new URL(`../i18n/${lang}.json`, import.meta.url));
+  } catch (err) {
+    throw new EngineError('ui.engine.loadingMessages', { lang, why: reason(err) });
+  }
+  if (!res.ok) throw new EngineError('ui.engine.loadingMessages', { lang, why: `${res.status} ${res.statusText}`.trim() });
   return res.text();
 }
 
@@ -97,8 +142,11 @@ async function start() {
   /** @type {RawEngine | undefined} */
   // @ts-ignore: set by the program.
   const raw = globalThis.insectscoreEngine;
-  if (!raw) throw new Error('the rules engine did not start');
-  const stopped = (/** @type {any} */ err) => self.postMessage({ stopped: err instanceof Error ? err.message : 'the rules engine stopped' });
+  if (!raw) throw new EngineError('ui.engine.didNotStart');
+  /** @type {(err: any) => void} */
+  const stopped = (err) => self.postMessage({
+    stopped: err instanceof Error ? { key: 'ui.engine.stoppedBecause', args: { why: err.message } } : { key: 'ui.engine.stopped' },
+  });
   exited.then(stopped, stopped);
   return raw;
 }
@@ -112,10 +160,13 @@ async function start() {
  * @returns {Promise<WebAssembly.WebAssemblyInstantiatedSource>}
  */
 async function instantiate(url, imports) {
-  const res = await fetch(url);
-  if (!res.ok) {
-    throw new Error(`loading the rules engine: ${res.status} ${res.statusText}`);
+  let res;
+  try {
+    res = await fetch(url);
+  } catch (err) {
+    throw new EngineError('ui.engine.loading', { why: reason(err) });
   }
+  if (!res.ok) throw new EngineError('ui.engine.loading', { why: `${res.status} ${res.statusText}`.trim() });
   const type = (res.headers.get('Content-Type') || '').split(';')[0].trim();
   if (typeof WebAssembly.instantiateStreaming === 'function' && type === 'application/wasm') {
     return WebAssembly.instantiateStreaming(res, imports);

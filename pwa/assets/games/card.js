@@ -138,7 +138,7 @@ function download(blob, name) {
  */
 function png(canvas) {
   return new Promise((resolve, reject) => {
-    canvas.toBlob((b) => (b ? resolve(b) : reject(new Error(`no PNG from a ${canvas.width}×${canvas.height} canvas`))), 'image/png');
+    canvas.toBlob((b) => (b ? resolve(b) : reject(new Error(t('ui.card.noPicture', { width: String(canvas.width), height: String(canvas.height) })))), 'image/png');
   });
 }
 
@@ -589,10 +589,12 @@ function isoDay(date) {
 }
 
 /**
- * describe says what went wrong, in a few words.
+ * describe says what went wrong, in a few words: a DOMException's name
+ * (NotAllowedError) says something, a plain Error's does not.
  * @param {unknown} err
  */
 function describe(err) {
+  if (err instanceof Error && err.name === 'Error') return err.message;
   if (err instanceof Error) return err.message ? `${err.name}: ${err.message}` : err.name;
   return String(err);
 }

@@ -177,7 +177,7 @@ function breakdownTable(spec, res, entry) {
     if (!l || !Array.isArray(l.sources) || !board) return h('td', {}, text);
     return h('td', {}, h('button', {
       type: 'button', class: 'why-btn', dataset: { testid: `why-${l.key}-${i}` },
-      'aria-label': `${res.results[i].name}, ${l.label}: ${text}. Why?`,
+      'aria-label': t('ui.results.whyLabel', { name: res.results[i].name, label: l.label, value: text }),
       on: { click: (/** @type {Event} */ e) => explain(/** @type {HTMLElement} */ (e.currentTarget), spec, res.results[i].name, i, board, l) },
     }, text));
   };
@@ -234,7 +234,7 @@ async function explain(from, spec, name, i, board, l) {
     body: h('div', { class: 'why', tabindex: 0, role: 'group', 'aria-label': t('ui.results.whatMade', { label: l.label }) },
       sources.length
         ? h('ul', { class: 'why-list', dataset: { testid: 'why-list' } }, sources.map((src) => h('li', {},
-          h('span', {}, src.label || describe(board, src.pointer)),
+          h('span', {}, src.label || describe(spec, board, src.pointer)),
           src.points !== undefined ? h('strong', {}, signed(src.points)) : null)))
         : h('p', { class: 'muted' }, t('ui.results.nothingCounts')),
       view),
@@ -244,19 +244,22 @@ async function explain(from, spec, name, i, board, l) {
 
 /**
  * describe names a board position in words when the engine gave no label:
- * a card or tile by its name or kind, else where it is.
+ * a card or tile by its name or kind (in the spec's words: "Verde,
+ * Escarabajo"), else where it is.
+ * @param {Spec} spec
  * @param {any} board
  * @param {string} pointer
  */
-function describe(board, pointer) {
+function describe(spec, board, pointer) {
   const segs = pointer.split('/').slice(1);
   /** @type {any} */
   let v = board;
   for (const s of segs) v = v == null ? undefined : v[s];
   if (v && typeof v === 'object') {
     if (typeof v.name === 'string' && v.name) return v.name;
-    const kind = [v.color, v.insect, v.continent, v.species].filter((x) => typeof x === 'string' && x).join(' ');
-    if (kind) return capitalize(kind);
+    const kind = ['color', 'insect', 'continent', 'species'].filter((k) => typeof v[k] === 'string' && v[k])
+      .map((k) => labelOf(spec.enums?.[k] ?? [], v[k]));
+    if (kind.length) return capitalize(kind.join(', '));
   }
   if (segs[0] === 'grid' && segs.length === 3) return t('ui.results.cell', { row: Number(segs[1]) + 1, col: Number(segs[2]) + 1 });
   if (segs[0] === 'tiles') return t('ui.results.tile', { n: Number(segs[1]) + 1 });

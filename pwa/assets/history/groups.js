@@ -30,7 +30,7 @@ export function groupsScreen(root) {
   const groups = knownGroups();
   const list = h('ul', { class: 'group-list', dataset: { testid: 'group-list' } }, groups.map((g) => {
     const name = h('span', { class: 'group-list-name' }, groupTitle(g.id, g.name) || '…');
-    if (!g.name) nameOfGroup(g.id).then((n) => { name.textContent = n || t('ui.groups.notHere', { id: g.id.slice(0, 8) }); });
+    if (!g.name) nameOfGroup(g.id).then((n) => { name.textContent = groupTitle(g.id, n) || t('ui.groups.notHere', { id: g.id.slice(0, 8) }); });
     const isCur = g.id === cur;
     return h('li', { class: ['group-row', isCur && 'current'], dataset: { group: g.id } },
       h('button', {
@@ -40,7 +40,7 @@ export function groupsScreen(root) {
       h('span', { class: 'radio', 'aria-hidden': 'true' }),
       name,
       isCur ? h('span', { class: 'tag' }, t('ui.groups.current')) : null),
-      h('a', { class: 'btn btn-quiet group-open', href: `/groups/${g.id}`, 'aria-label': t('ui.groups.openLabel', { name: g.name || t('ui.groups.thisGroup') }) }, t('ui.groups.open')));
+      h('a', { class: 'btn btn-quiet group-open', href: `/groups/${g.id}`, 'aria-label': t('ui.groups.openLabel', { name: groupTitle(g.id, g.name) || t('ui.groups.thisGroup') }) }, t('ui.groups.open')));
   }));
 
   const nameIn = /** @type {HTMLInputElement} */ (h('input', { id: 'new-group-name', type: 'text', maxlength: 60, autocomplete: 'off', placeholder: t('ui.groups.namePlaceholder') }));
@@ -184,7 +184,7 @@ function invitePanel(root, g) {
   const qrSrc = groupPath(g.id, '/qr.svg');
   const enlarge = () => {
     const s = openSheet({
-      host: root, title: `Join ${g.name}`,
+      host: root, title: t('ui.groups.joinName', { name: groupTitle(g.id, g.name) }),
       body: h('div', { class: 'qr-big-body' },
         h('img', { class: 'qr qr-big', src: qrSrc, width: 600, height: 600, alt: t('ui.groups.qrAlt', { url: g.inviteUrl }) }),
         h('p', { class: 'muted' }, t('ui.groups.scan'))),
@@ -219,7 +219,7 @@ function invitePanel(root, g) {
       canShare ? h('button', {
         type: 'button', class: 'btn btn-primary btn-wide',
         on: {
-          click: () => navigator.share({ title: t('ui.groups.shareTitle', { name: g.name }), text: t('ui.groups.shareText', { name: g.name }), url: g.inviteUrl })
+          click: () => navigator.share({ title: t('ui.groups.shareTitle', { name: groupTitle(g.id, g.name) }), text: t('ui.groups.shareText', { name: groupTitle(g.id, g.name) }), url: g.inviteUrl })
             .catch(() => { /* closed without sharing */ }),
         },
       }, t('ui.groups.share')) : null,
@@ -249,11 +249,11 @@ export async function joinGroupScreen(root, rawId) {
   const was = currentGroup();
   setCurrentGroup({ id: g.id, name: g.name });
   replace(root,
-    topbar('/', t('ui.nav.home'), t('ui.groups.joined', { name: g.name }), null),
+    topbar('/', t('ui.nav.home'), t('ui.groups.joined', { name: groupTitle(g.id, g.name) }), null),
     h('div', { class: 'panel joined', role: 'status' },
       h('p', {}, was === g.id
-        ? t('ui.groups.already', { name: g.name })
-        : t('ui.groups.nowCurrent', { name: g.name })),
+        ? t('ui.groups.already', { name: groupTitle(g.id, g.name) })
+        : t('ui.groups.nowCurrent', { name: groupTitle(g.id, g.name) })),
       h('div', { class: 'row-actions' },
         h('a', { class: 'btn btn-primary', href: '/leaderboards' }, t('ui.home.leaderboards')),
         h('a', { class: 'btn', href: '/history' }, t('ui.home.history')),

@@ -113,7 +113,7 @@ function gameSection(g, who, gameName, group, id) {
       g.ratingHistoryNext ? ratingPager(g, who, group, id) : null),
     points && g.scores.length ? h('section', { class: 'panel chart-panel' },
       h('h2', {}, t('ui.player.scores')),
-      h('figure', { class: 'chart-fig', dataset: { testid: 'score-histogram' } }, scoreHistogram(g.scores, who, 'points'))) : null,
+      h('figure', { class: 'chart-fig', dataset: { testid: 'score-histogram' } }, scoreHistogram(g.scores, who, t('ui.form.points.other')))) : null,
     g.headToHead.length ? h('section', { class: 'panel h2h' },
       h('h2', {}, t('ui.player.h2h')),
       h('div', { class: 'table-scroll' },

@@ -524,7 +524,10 @@ export function keptTables() {
  * @property {Object<string, string>} headers Authorization, If-Match, …
  * @property {string} [key] the Idempotency-Key
  * @property {string} [coalesce] a newer write with this key replaces this one
- * @property {string} label what it is in words ("Ana's board")
+ * @property {string} [labelKey] what it is in words, as a catalog key ("ui.op.seatBoard"):
+ *   the label is written in the language the app speaks when it is shown
+ * @property {Object<string, string | number>} [labelArgs] the key's placeholders
+ * @property {string} [label] what it is in words, as an older version of the app kept it
  * @property {any} [meta] what the kind's handlers need (a table code, a seat)
  * @property {number} createdAt when the oldest change it carries was made
  * @property {number} attempts failed tries so far
@@ -552,7 +555,8 @@ export function keptTables() {
  * @property {boolean} sending a write is on its way
  * @property {boolean} retrying a write failed and will be tried again
  * @property {string} lastError why the last try failed
- * @property {{label: string, detail: string, at: number}[]} refused what the server refused lately
+ * @property {{labelKey?: string, labelArgs?: Object<string, string | number>, label?: string, detail: string, at: number}[]} refused
+ *   what the server refused lately (its label as an op's: see opLabel)
  * @property {number} savedAt when the last write was acknowledged (0: none this session)
  */
 
@@ -595,6 +599,18 @@ export function register(kind, handlers) {
 }
 
 /**
+ * opLabel is what a write (or a refusal of one) is, in words, in the
+ * language the app speaks now: an op keeps its label's key, not its words,
+ * so a change queued before a switch reads in the new language. An op an
+ * older version kept has its words only, which are shown as they are.
+ * @param {{labelKey?: string, labelArgs?: Object<string, string | number>, label?: string}} op
+ * @returns {string}
+ */
+export function opLabel(op) {
+  return op.labelKey ? t(op.labelKey, op.labelArgs) : String(op.label ?? '');
+}
+
+/**
  * newKey makes an Idempotency-Key: 128 random bits. crypto.getRandomValues
  * works on plain http too (crypto.randomUUID does not), as on a LAN server.
  */
@@ -613,7 +629,8 @@ export function newKey() {
  * answered), so that withdraw can still take it back. id names the write
  * (newKey() when not given), for withdraw.
  * @param {{kind: string, lane: string, method: string, path: string, body?: any, raw?: boolean,
- *   headers?: Object<string, string>, key?: string, coalesce?: string, label: string, meta?: any, quiet?: boolean,
+ *   headers?: Object<string, string>, key?: string, coalesce?: string, labelKey: string, labelArgs?: Object<string, string | number>,
+ *   meta?: any, quiet?: boolean,
  *   delay?: number, hold?: number, id?: string}} w
  * @returns {Promise<any>}
  */
@@ -623,7 +640,8 @@ export function send(w) {
   /** @type {Op} */
   const op = {
     id: w.id || newKey(), kind: w.kind, lane: w.lane, method: w.method, path: w.path, body: w.body, raw: w.raw,
-    headers: { ...(w.headers ?? {}) }, key: w.key, coalesce: w.coalesce, label: w.label, meta: w.meta,
+    headers: { ...(w.headers ?? {}) }, key: w.key, coalesce: w.coalesce,
+    labelKey: w.labelKey, labelArgs: w.labelArgs, meta: w.meta,
     createdAt: now, attempts: 0, nextAt: Math.max(now + (w.delay ?? 0), notBefore ?? 0), lastError: '', quiet: w.quiet, notBefore,
   };
   const promise = new Promise((resolve, reject) => {
@@ -668,7 +686,7 @@ export function withdraw(id) {
   if (!op || flying.has(id)) return false;
   queue = queue.filter((q) => q !== op);
   save();
-  for (const w of waiting.get(id) ?? []) w.reject(new DOMException(`${op.label} was withdrawn`, 'AbortError'));
+  for (const w of waiting.get(id) ?? []) w.reject(new DOMException(t('ui.op.withdrawn', { label: opLabel(op) }), 'AbortError'));
   waiting.delete(id);
   pump();
   return true;
@@ -882,7 +900,9 @@ function finish(op, ok, result) {
     // The server answered: any write waiting for it may go now.
     for (const q of queue) if (q.nextAt > soonest(q, Date.now())) q.nextAt = soonest(q, Date.now());
   } else if (!op.quiet && !h.explained?.(result)) {
-    refused = [...refused.slice(-4), { label: op.label, detail: result?.message ?? String(result), at: Date.now() }];
+    refused = [...refused.slice(-4), {
+      labelKey: op.labelKey, labelArgs: op.labelArgs, label: op.label, detail: result?.message ?? String(result), at: Date.now(),
+    }];
   }
   save();
   try {
@@ -965,7 +985,7 @@ export class ApiError extends Error {
    * @param {any} [data] the whole problem, for the fields some answers add (mergeInto, seats)
    */
   constructor(status, detail, fields = [], title = '', currentVersion = undefined, data = null) {
-    super(detail || title || `request failed (${status})`);
+    super(detail || title || t('ui.api.answered', { status }));
     this.name = 'ApiError';
     this.status = status;
     this.detail = detail;
@@ -1284,7 +1304,7 @@ function bearer(token) {
 export function createTable(req) {
   return send({
     kind: 'createTable', lane: 'tables', method: 'POST', path: '/api/v1/tables', body: { group: currentGroup(), ...req },
-    key: newKey(), label: t('ui.op.newTable'),
+    key: newKey(), labelKey: 'ui.op.newTable',
   });
 }
 
@@ -1318,7 +1338,7 @@ export function keepTable(table) {
 export function joinTable(code, name) {
   return send({
     kind: 'join', lane: `table:${code}`, method: 'POST', path: tablePath(code, '/seats'), body: { name },
-    key: newKey(), label: t('ui.op.joinTable', { code }), meta: { code },
+    key: newKey(), labelKey: 'ui.op.joinTable', labelArgs: { code }, meta: { code },
   });
 }
 
@@ -1331,7 +1351,7 @@ export function joinTable(code, name) {
 export function claimSeat(code, seat) {
   return send({
     kind: 'claim', lane: `table:${code}`, method: 'POST', path: tablePath(code, `/seats/${seat}/claim`),
-    key: newKey(), label: t('ui.op.takeSeat', { code }), meta: { code, seat },
+    key: newKey(), labelKey: 'ui.op.takeSeat', labelArgs: { code }, meta: { code, seat },
   });
 }
 
@@ -1346,16 +1366,16 @@ export function claimSeat(code, seat) {
  * @param {string} token the host's or the seat's token
  * @param {any} board
  * @param {number} [version]
- * @param {string} [label] whose board, in words
+ * @param {{key: string, args?: Object<string, string | number>}} [label] whose board, as a catalog key and its placeholders
  * @param {number} [delay] wait this long for a newer board (typing) before sending
  * @returns {Promise<{version: number, standings: Result | null, errors: FieldError[]}>}
  */
-export function putBoard(code, seat, token, board, version, label = t('ui.op.seatBoard', { seat: seat + 1 }), delay = 0) {
+export function putBoard(code, seat, token, board, version, label = { key: 'ui.op.seatBoard', args: { seat: seat + 1 } }, delay = 0) {
   const headers = bearer(token);
   if (version !== undefined) headers['If-Match'] = `"${version}"`;
   return send({
     kind: 'board', lane: `table:${code}`, method: 'PUT', path: tablePath(code, `/seats/${seat}/board`), body: board,
-    headers, coalesce: `board:${code}:${seat}`, label, meta: { code, seat }, delay,
+    headers, coalesce: `board:${code}:${seat}`, labelKey: label.key, labelArgs: label.args, meta: { code, seat }, delay,
   });
 }
 
@@ -1400,7 +1420,7 @@ register('board', {
 export function reportSync(code, seat, token) {
   return send({
     kind: 'sync', lane: `sync:${code}:${seat}`, method: 'PUT', path: tablePath(code, `/seats/${seat}/sync`),
-    headers: bearer(token), coalesce: `sync:${code}:${seat}`, label: t('ui.op.phoneState'), meta: { code, seat }, quiet: true,
+    headers: bearer(token), coalesce: `sync:${code}:${seat}`, labelKey: 'ui.op.phoneState', meta: { code, seat }, quiet: true,
   });
 }
 
@@ -1435,7 +1455,7 @@ register('finish', {
 export function finishTable(code, hostToken, force = false) {
   return send({
     kind: 'finish', lane: `table:${code}`, method: 'POST', path: tablePath(code, '/finish'), body: force ? { force: true } : undefined,
-    headers: bearer(hostToken), key: newKey(), label: t('ui.op.finishTable', { code }), meta: { code },
+    headers: bearer(hostToken), key: newKey(), labelKey: 'ui.op.finishTable', labelArgs: { code }, meta: { code },
   });
 }
 
@@ -1449,7 +1469,7 @@ export function finishTable(code, hostToken, force = false) {
 export function addMove(code, token, move) {
   return send({
     kind: 'move', lane: `table:${code}`, method: 'POST', path: tablePath(code, '/moves'), body: move,
-    headers: bearer(token), key: newKey(), label: t('ui.op.move'), meta: { code },
+    headers: bearer(token), key: newKey(), labelKey: 'ui.op.move', meta: { code },
   });
 }
 
@@ -1462,7 +1482,7 @@ export function addMove(code, token, move) {
 export function undoMove(code, token) {
   return send({
     kind: 'undo', lane: `table:${code}`, method: 'DELETE', path: tablePath(code, '/moves/last'),
-    headers: bearer(token), key: newKey(), label: t('ui.op.undoMove'), meta: { code },
+    headers: bearer(token), key: newKey(), labelKey: 'ui.op.undoMove', meta: { code },
   });
 }
 
@@ -1529,7 +1549,7 @@ export function inGroup(path, group, query = {}) {
 export function createGroup(name) {
   return send({
     kind: 'createGroup', lane: 'groups', method: 'POST', path: '/api/v1/groups', body: { name },
-    key: newKey(), label: t('ui.op.group', { name }),
+    key: newKey(), labelKey: 'ui.op.group', labelArgs: { name },
   });
 }
 
@@ -1559,7 +1579,7 @@ export function groupPlayers(id) {
 export function importGroup(json) {
   return send({
     kind: 'import', lane: 'groups', method: 'POST', path: '/api/v1/groups/import', body: json, raw: true,
-    key: newKey(), label: t('ui.op.importedGroup'),
+    key: newKey(), labelKey: 'ui.op.importedGroup',
   });
 }
 
@@ -1594,7 +1614,7 @@ export function getPlay(group, id) {
 export function logPlay(group, req, meta = {}) {
   return send({
     kind: 'logPlay', lane: `group:${group}`, method: 'POST', path: inGroup('/api/v1/plays', group), body: req,
-    key: newKey(), label: t('ui.op.loggedPlay'), meta: { ...meta, group },
+    key: newKey(), labelKey: 'ui.op.loggedPlay', meta: { ...meta, group },
   });
 }
 
@@ -1608,7 +1628,7 @@ export function logPlay(group, req, meta = {}) {
 export function editPlay(group, id, req) {
   return send({
     kind: 'editPlay', lane: `group:${group}`, method: 'PUT', path: inGroup(`/api/v1/plays/${encodeURIComponent(id)}`, group), body: req,
-    key: newKey(), label: t('ui.op.changePlay'), meta: { group, id },
+    key: newKey(), labelKey: 'ui.op.changePlay', meta: { group, id },
   });
 }
 
@@ -1623,7 +1643,7 @@ export function editPlay(group, id, req) {
 export function deletePlay(group, id, opts = {}) {
   return send({
     kind: 'deletePlay', lane: `group:${group}`, method: 'DELETE', path: inGroup(`/api/v1/plays/${encodeURIComponent(id)}`, group),
-    key: newKey(), label: t('ui.op.deletePlay'), meta: { group, id }, id: opts.op, hold: opts.hold,
+    key: newKey(), labelKey: 'ui.op.deletePlay', meta: { group, id }, id: opts.op, hold: opts.hold,
   });
 }
 
@@ -1682,7 +1702,7 @@ export function playerRatings(group, id, game, cursor) {
 export function renamePlayer(group, id, name) {
   return send({
     kind: 'rename', lane: `group:${group}`, method: 'PATCH', path: inGroup(`/api/v1/players/${encodeURIComponent(id)}`, group), body: { name },
-    key: newKey(), label: t('ui.op.renamePlayer', { name }), meta: { group, id },
+    key: newKey(), labelKey: 'ui.op.renamePlayer', labelArgs: { name }, meta: { group, id },
   });
 }
 
@@ -1697,6 +1717,6 @@ export function renamePlayer(group, id, name) {
 export function mergePlayer(group, id, into) {
   return send({
     kind: 'merge', lane: `group:${group}`, method: 'POST', path: inGroup(`/api/v1/players/${encodeURIComponent(id)}/merge`, group), body: { into },
-    key: newKey(), label: t('ui.op.mergePlayers'), meta: { group, id },
+    key: newKey(), labelKey: 'ui.op.mergePlayers', meta: { group, id },
   });
 }

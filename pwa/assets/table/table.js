@@ -1013,7 +1013,7 @@ function seatView({ root, spec, code, table: first }, form, seat, token, host) {
    */
   function save() {
     const body = boardRequest(form, board);
-    putBoard(code, seat, token, body, baseVersion, host ? t('ui.table.theirBoard', { name: nameOf() }) : t('ui.table.yourBoardShort'), saveDelay).then((res) => {
+    putBoard(code, seat, token, body, baseVersion, host ? { key: 'ui.table.theirBoard', args: { name: nameOf() } } : { key: 'ui.table.yourBoardShort' }, saveDelay).then((res) => {
       baseVersion = Math.max(baseVersion, res.version);
       if (!pending()) {
         // The last write delivered carried the board as it is now.

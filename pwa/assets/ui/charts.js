@@ -4,7 +4,7 @@
 // described in words by its <desc>; each mark has a <title> of its own, so
 // a long press or hover tells its value. Colours come from app.css classes.
 
-import { date, plural, t } from './i18n.js';
+import { date, number, plural, t } from './i18n.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 
@@ -72,11 +72,12 @@ export function niceTicks(lo, hi, count) {
 }
 
 /**
- * short writes a number for an axis: at most one decimal.
+ * short writes a rating for an axis or a description: at most one
+ * decimal, in the language's way (4.1, 4,1).
  * @param {number} n
  */
 function short(n) {
-  return Number.isInteger(n) ? String(n) : n.toFixed(1);
+  return number(n, { maximumFractionDigits: 1 });
 }
 
 /**
@@ -178,7 +179,7 @@ export function bins(scores, max) {
  * totals), as bars.
  * @param {{score: number, count: number}[]} scores
  * @param {string} who
- * @param {string} unit "points"
+ * @param {string} unit what the totals count, in words ("points", "Punkte")
  * @returns {SVGElement}
  */
 export function scoreHistogram(scores, who, unit) {

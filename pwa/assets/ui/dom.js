@@ -3,7 +3,7 @@
 // and the sync indicator every screen carries, built with it (one module,
 // as the home screen loads both).
 
-import { dismissRefused, subscribeOutbox } from '../sync/api.js';
+import { dismissRefused, opLabel, subscribeOutbox } from '../sync/api.js';
 import { LANGUAGES, LANGUAGE_NAMES, language, setLanguage, t } from './i18n.js';
 
 /**
@@ -194,7 +194,7 @@ export function syncIndicator() {
     text.textContent = d.text;
     el.dataset.state = d.state;
     replace(refusedEl, last.refused.length ? [
-      h('ul', {}, last.refused.map((r) => h('li', {}, h('strong', {}, t('ui.sync.notSaved', { label: r.label }), ' '), capitalize(r.detail)))),
+      h('ul', {}, last.refused.map((r) => h('li', {}, h('strong', {}, t('ui.sync.notSaved', { label: opLabel(r) }), ' '), capitalize(r.detail)))),
       h('button', { type: 'button', class: 'btn btn-quiet', on: { click: dismissRefused } }, t('ui.sync.dismiss')),
     ] : []);
     refusedEl.hidden = last.refused.length === 0;
