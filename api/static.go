@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"html"
 	"io/fs"
 	"mime"
 	"path"
@@ -244,11 +245,41 @@ func pageIn(page []byte, catalog *asset, lang string) ([]byte, error) {
 		return nil, err
 	}
 	page = bytes.Replace(page, []byte(`<html lang="en">`), []byte(`<html lang="`+lang+`">`), 1)
+	page, err = translateMarked(page, ui)
+	if err != nil {
+		return nil, err
+	}
 	block := []byte(`<script type="application/json" id="catalog" data-lang="` + lang + `">` + string(msgs) + "</script>\n</head>")
 	if !bytes.Contains(page, []byte("</head>")) {
 		return nil, fmt.Errorf("pwa: index.html has no </head>")
 	}
 	return bytes.Replace(page, []byte("</head>"), block, 1), nil
+}
+
+// translateMarked writes the text of each element of page marked
+// data-i18n="ui.<key>" (what shows before the app runs, or without
+// JavaScript) as the catalog msgs has it, escaped for HTML; the English
+// stays where msgs has none.
+func translateMarked(page []byte, msgs map[string]string) ([]byte, error) {
+	const mark = ` data-i18n="`
+	var out []byte
+	for {
+		i := bytes.Index(page, []byte(mark))
+		if i < 0 {
+			return append(out, page...), nil
+		}
+		key, rest, ok := bytes.Cut(page[i+len(mark):], []byte(`">`))
+		end := bytes.IndexByte(rest, '<')
+		if !ok || end < 0 {
+			return nil, fmt.Errorf("pwa: index.html: a data-i18n mark without its text")
+		}
+		text := string(rest[:end])
+		if msg, ok := msgs[string(key)]; ok {
+			text = html.EscapeString(msg)
+		}
+		out = append(append(append(out, page[:i+len(mark)]...), key...), `">`+text...)
+		page = rest[end:]
+	}
 }
 
 // sendFile answers with the file in the best encoding the client takes:

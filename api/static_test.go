@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"html"
 	"io"
 	"regexp"
 	"strings"
@@ -170,15 +171,15 @@ func TestRoutesDocumented(t *testing.T) {
 func TestAppPageLanguage(t *testing.T) {
 	app := newTestApp(t)
 	for _, tt := range []struct {
-		name, accept, cookie, want, message string
+		name, accept, cookie, want, message, loading string
 	}{
-		{"no preference", "", "", "en", "Score a game"},
-		{"German", "de-DE,de;q=0.9,en;q=0.8", "", "de", "Ein Spiel werten"},
-		{"Austrian German", "de-AT", "", "de", "Ein Spiel werten"},
-		{"Spanish after French", "fr-FR, es;q=0.8", "", "es", "Puntuar una partida"},
-		{"unsupported only", "fr, it", "", "en", "Score a game"},
-		{"cookie over header", "de", "lang=es", "es", "Puntuar una partida"},
-		{"unknown cookie", "de", "lang=xx", "de", "Ein Spiel werten"},
+		{"no preference", "", "", "en", "Score a game", "Loading…"},
+		{"German", "de-DE,de;q=0.9,en;q=0.8", "", "de", "Ein Spiel werten", "Wird geladen…"},
+		{"Austrian German", "de-AT", "", "de", "Ein Spiel werten", "Wird geladen…"},
+		{"Spanish after French", "fr-FR, es;q=0.8", "", "es", "Puntuar una partida", "Cargando…"},
+		{"unsupported only", "fr, it", "", "en", "Score a game", "Loading…"},
+		{"cookie over header", "de", "lang=es", "es", "Puntuar una partida", "Cargando…"},
+		{"unknown cookie", "de", "lang=xx", "de", "Ein Spiel werten", "Wird geladen…"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			headers := map[string]string{}
@@ -212,6 +213,13 @@ func TestAppPageLanguage(t *testing.T) {
 			}
 			if got := msgs["ui.home.title"]; got != tt.message {
 				t.Errorf("ui.home.title = %q, want %q", got, tt.message)
+			}
+			// What shows before the app runs, and without JavaScript.
+			if want := `data-i18n="ui.boot.loading">` + tt.loading + `<`; !strings.Contains(body, want) {
+				t.Errorf("the page does not say %q before the app runs", want)
+			}
+			if want := `data-i18n="ui.boot.noScript">` + html.EscapeString(msgs["ui.boot.noScript"]) + `<`; !strings.Contains(body, want) {
+				t.Errorf("the page's noscript line is not %q", want)
 			}
 			for k := range msgs {
 				if !strings.HasPrefix(k, "ui.") {

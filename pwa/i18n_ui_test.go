@@ -61,6 +61,10 @@ func usedKeys(t *testing.T) map[string]string {
 			used[m[1]] = f
 		}
 	}
+	// What shows before the app runs, written by the server (data-i18n).
+	for _, m := range uiKey.FindAllStringSubmatch(read(t, "index.html"), -1) {
+		used[m[1]] = "index.html"
+	}
 	return used
 }
 
