@@ -91,7 +91,7 @@ func TestLocalizedAnswers(t *testing.T) {
 			want: map[string]any{"/detail": `Keine Partie "nope" in dieser Gruppe`}},
 		{name: "a play's location that shows nothing, in German", method: "POST", path: "/api/v1/plays", header: lang("de"), status: 422,
 			body: `{"game": "insectarium", "location": "\u200b", "players": [{"name": "Ana", "board": ` + wildBoard(1) + `}, {"name": "Ben", "board": ` + wildBoard(2) + `}]}`,
-			want: map[string]any{"/errors/0/pointer": "/location", "/errors/0/detail": "Der Ort kann nicht gespeichert werden: er zeigt nichts"}},
+			want: map[string]any{"/errors/0/pointer": "/location", "/errors/0/detail": "Der Ort kann nicht gespeichert werden: er enthält kein sichtbares Zeichen"}},
 		{name: "a name twice at a new table, in Spanish", method: "POST", path: "/api/v1/tables", header: lang("es"), status: 422,
 			body: `{"game": "insecta", "players": ["Ana", "ana"]}`,
 			want: map[string]any{"/errors/0/pointer": "/players/1", "/errors/0/detail": `"ana" ya está en esta mesa`}},

@@ -36,8 +36,8 @@ func TestStoreSentencesInLanguages(t *testing.T) {
 			want: map[string]any{"/title": "Contenido no procesable"}},
 		{name: "a play id twice, in German", method: "POST", path: "/api/v1/groups/import", body: twice, header: de, status: 422,
 			want: map[string]any{"/title": "Inhalt nicht verarbeitbar", "/errors/0/pointer": "/plays/1/id",
-				"/errors/0/detail": `die Partie-ID "` + idOf(file, 0) + `" steht zweimal in der Liste`,
-				"/detail":          `Die Datei kann nicht importiert werden: bei /plays/1/id: die Partie-ID "` + idOf(file, 0) + `" steht zweimal in der Liste`}},
+				"/errors/0/detail": `Die Partie-ID "` + idOf(file, 0) + `" steht zweimal in der Liste`,
+				"/detail":          `Die Datei kann nicht importiert werden: bei /plays/1/id: Die Partie-ID "` + idOf(file, 0) + `" steht zweimal in der Liste`}},
 		{name: "a play that starts after its end, in Spanish", method: "POST", path: "/api/v1/groups/import", body: late, header: es, status: 422,
 			want: map[string]any{"/errors/0/pointer": "/plays/0/startedAt",
 				"/detail": "el archivo no se puede importar: en /plays/0/startedAt: una partida no puede empezar después de terminar"}},
@@ -56,13 +56,13 @@ func TestStoreSentencesInLanguages(t *testing.T) {
 			}},
 		{name: "a newer file, in German", method: "POST", path: "/api/v1/groups/import", header: de, status: 422,
 			body: strings.Replace(mustJSON(t, file), `"formatVersion":`+strconv.Itoa(models.ExportFormatVersion), `"formatVersion":99`, 1),
-			want: map[string]any{"/detail": "Diese Datei wurde von einem neueren insectscore geschrieben (Format 99); dieser Server liest Format " + strconv.Itoa(models.ExportFormatVersion)}},
+			want: map[string]any{"/detail": "Diese Datei wurde von einer neueren Version von insectscore geschrieben (Format 99); dieser Server liest Format " + strconv.Itoa(models.ExportFormatVersion)}},
 		{name: "notes too long, in Spanish, with their numbers", method: "POST", path: "/api/v1/plays", header: es, status: 422,
 			body: `{"game": "insectarium", "notes": "` + long + `", "players": [{"name": "Ana", "board": ` + wildBoard(1) + `}, {"name": "Ben", "board": ` + wildBoard(2) + `}]}`,
 			want: map[string]any{"/errors/0/pointer": "/notes",
-				"/errors/0/detail": "las notas no se pueden guardar: el texto tiene 2001 caracteres; como máximo 2000"}},
+				"/errors/0/detail": "las notas no se pueden guardar: el texto tiene 2001 caracteres; se admiten como máximo 2000"}},
 		{name: "a location to filter by that shows nothing, in German", method: "GET", path: "/api/v1/plays?location=%E2%80%8B", header: de, status: 400,
-			want: map[string]any{"/title": "Ungültige Anfrage", "/detail": "Ort: er zeigt nichts"}},
+			want: map[string]any{"/title": "Ungültige Anfrage", "/detail": "Ort: er enthält kein sichtbares Zeichen"}},
 	})
 	mustCall(t, app, "POST", "/api/v1/groups/import", mustJSON(t, file), nil, 201)
 	runScenarios(t, app, []scenario{

@@ -91,10 +91,10 @@ func TestSeatSync(t *testing.T) {
 				want: map[string]any{"/detail": "Ana's and Ben's phones have changes they have not sent yet",
 					"/seats/0/seat": 0, "/seats/1/seat": 1, "/seats/1/sync/unsent": 3}},
 			{name: "finish names both, in German", method: "POST", path: base + "/finish", header: withHeader(host, "Accept-Language", "de"), status: 409,
-				want: map[string]any{"/title": "Konflikt", "/detail": "Die Handys von Ana und Ben haben Änderungen, die sie noch nicht gesendet haben",
+				want: map[string]any{"/title": "Konflikt", "/detail": "Die Handys von Ana und Ben haben noch nicht gesendete Änderungen",
 					"/seats/0/name": "Ana", "/seats/1/name": "Ben"}},
 			{name: "and in Spanish", method: "POST", path: base + "/finish", header: withHeader(host, "Accept-Language", "es"), status: 409,
-				want: map[string]any{"/detail": "Los móviles de Ana y Ben tienen cambios que aún no han enviado"}},
+				want: map[string]any{"/detail": "los móviles de Ana y Ben tienen cambios que aún no han enviado"}},
 			{name: "a force that is not a boolean", method: "POST", path: base + "/finish", header: host, body: `{"force": "yes"}`,
 				status: 422, want: map[string]any{"/errors/0/pointer": "/force"}},
 			{name: "an unknown field", method: "POST", path: base + "/finish", header: host, body: `{"forced": true}`, status: 422},
@@ -128,9 +128,9 @@ func TestUnsentDetail(t *testing.T) {
 		{seats("Ben"), "Ben's phone has changes it has not sent yet", "en"},
 		{seats("Ana", "Ben"), "Ana's and Ben's phones have changes they have not sent yet", "en"},
 		{seats("Ana", "Ben", "Cleo"), "Ana's, Ben's and Cleo's phones have changes they have not sent yet", "en"},
-		{seats("Ben"), "Das Handy von Ben hat Änderungen, die es noch nicht gesendet hat", "de"},
-		{seats("Ana", "Ben", "Cleo"), "Die Handys von Ana, Ben und Cleo haben Änderungen, die sie noch nicht gesendet haben", "de"},
-		{seats("Ana", "Ben", "Cleo"), "Los móviles de Ana, Ben y Cleo tienen cambios que aún no han enviado", "es"},
+		{seats("Ben"), "Das Handy von Ben hat noch nicht gesendete Änderungen", "de"},
+		{seats("Ana", "Ben", "Cleo"), "Die Handys von Ana, Ben und Cleo haben noch nicht gesendete Änderungen", "de"},
+		{seats("Ana", "Ben", "Cleo"), "los móviles de Ana, Ben y Cleo tienen cambios que aún no han enviado", "es"},
 	} {
 		got := tt.err.in(catalogFor(tt.lang))
 		if tt.lang == "en" && tt.err.Error() != got {

@@ -409,6 +409,6 @@ func TestBrowserShareCardFailsInGerman(t *testing.T) {
 	b.do(chromedp.Navigate(base+"/score/insecta/results"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=share]`)))
 	b.do(chromedp.Evaluate[chromedp.Void](`HTMLCanvasElement.prototype.toBlob = function (done) { done(null); }`))
 	b.do(chromedp.Click(chromedp.CSS(`[data-testid=share]`)))
-	b.waitTextHas(`[data-testid=share-status]`, "Die Ergebniskarte konnte nicht gezeichnet werden (aus der Zeichenfläche von 1080×")
+	b.waitTextHas(`[data-testid=share-status]`, "Die Ergebniskarte konnte nicht gezeichnet werden (die Zeichenfläche von 1080×")
 	b.checkConsole()
 }
