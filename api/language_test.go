@@ -38,6 +38,28 @@ var storeMessageArgs = map[string]int{"messagef": 0, "textErrorf": 0, "conflictf
 // "api." + the literal; a concatenation of literals counts as one.
 func sourceMessages(t *testing.T, dir string, funcs map[string]int, out map[string]string) {
 	t.Helper()
+	inspectSources(t, dir, func(fset *token.FileSet, n ast.Node) {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return
+		}
+		if id, ok := call.Fun.(*ast.Ident); ok {
+			if i, ok := funcs[id.Name]; ok && i < len(call.Args) {
+				if s, ok := literal(call.Args[i]); ok {
+					out["api."+s] = s
+				} else if _, passed := call.Args[i].(*ast.Ident); !passed {
+					// A format passed on (badImport's to
+					// messagef) is counted where it is written.
+					t.Errorf("%s: %s takes a message that is not a literal", fset.Position(call.Pos()), id.Name)
+				}
+			}
+		}
+	})
+}
+
+// inspectSources calls fn on every node of the non-test Go files of dir.
+func inspectSources(t *testing.T, dir string, fn func(*token.FileSet, ast.Node)) {
+	t.Helper()
 	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
 		t.Fatal(err)
@@ -52,21 +74,7 @@ func sourceMessages(t *testing.T, dir string, funcs map[string]int, out map[stri
 			t.Fatal(err)
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok {
-				return true
-			}
-			if id, ok := call.Fun.(*ast.Ident); ok {
-				if i, ok := funcs[id.Name]; ok && i < len(call.Args) {
-					if s, ok := literal(call.Args[i]); ok {
-						out["api."+s] = s
-					} else if _, passed := call.Args[i].(*ast.Ident); !passed {
-						// A format passed on (badImport's to
-						// messagef) is counted where it is written.
-						t.Errorf("%s: %s takes a message that is not a literal", fset.Position(call.Pos()), id.Name)
-					}
-				}
-			}
+			fn(fset, n)
 			return true
 		})
 	}
@@ -100,10 +108,6 @@ func literal(e ast.Expr) (string, bool) {
 // back by its catalog key, "api." + its English text (or format).
 func serverMessages(t *testing.T) map[string]string {
 	t.Helper()
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := map[string]string{}
 	add := func(e ast.Expr) {
 		if lit, ok := e.(*ast.BasicLit); ok && lit.Kind == token.STRING {
@@ -112,46 +116,35 @@ func serverMessages(t *testing.T) map[string]string {
 			}
 		}
 	}
-	fset := token.NewFileSet()
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.CallExpr:
-				if id, ok := n.Fun.(*ast.Ident); ok {
-					if i, ok := messageArgs[id.Name]; ok && i < len(n.Args) {
-						add(n.Args[i])
-					}
+	inspectSources(t, ".", func(_ *token.FileSet, n ast.Node) {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if id, ok := n.Fun.(*ast.Ident); ok {
+				if i, ok := messageArgs[id.Name]; ok && i < len(n.Args) {
+					add(n.Args[i])
 				}
-				// A problem of a field goes out as the rules' do
-				// (Catalog.FieldErrors): keyed "rules.".
-				if sel, ok := n.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Add" && len(n.Args) > 1 {
-					if recv, ok := sel.X.(*ast.Ident); ok && recv.Name == "verr" {
-						if lit, ok := n.Args[1].(*ast.BasicLit); ok && lit.Kind == token.STRING {
-							if s, err := strconv.Unquote(lit.Value); err == nil && s != "%s" {
-								out["rules."+s] = s
-							}
+			}
+			// A problem of a field goes out as the rules' do
+			// (Catalog.FieldErrors): keyed "rules.".
+			if sel, ok := n.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Add" && len(n.Args) > 1 {
+				if recv, ok := sel.X.(*ast.Ident); ok && recv.Name == "verr" {
+					if lit, ok := n.Args[1].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+						if s, err := strconv.Unquote(lit.Value); err == nil && s != "%s" {
+							out["rules."+s] = s
 						}
 					}
 				}
-			case *ast.KeyValueExpr:
-				if id, ok := n.Key.(*ast.Ident); ok && id.Name == "Detail" {
-					add(n.Value)
-				}
-			case *ast.AssignStmt:
-				if id, ok := n.Lhs[0].(*ast.Ident); ok && id.Name == "detail" && len(n.Rhs) == 1 {
-					add(n.Rhs[0])
-				}
 			}
-			return true
-		})
-	}
+		case *ast.KeyValueExpr:
+			if id, ok := n.Key.(*ast.Ident); ok && id.Name == "Detail" {
+				add(n.Value)
+			}
+		case *ast.AssignStmt:
+			if id, ok := n.Lhs[0].(*ast.Ident); ok && id.Name == "detail" && len(n.Rhs) == 1 {
+				add(n.Rhs[0])
+			}
+		}
+	})
 	// Messages passed on as text, which Catalog reads back by format.
 	passedOn := []string{notFoundDetail(errors.New("")), "%q is already at this table"}
 	for _, m := range append(storeReasons, passedOn...) {
