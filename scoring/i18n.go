@@ -221,9 +221,6 @@ func (c Catalog) Lines(game string, lines []Line) []Line {
 // Title is the title of a problem of status in c's language, en being
 // its English title (key status.<status>: "status.422").
 func (c Catalog) Title(status int, en string) string {
-	if c == nil {
-		return en
-	}
 	return c.text("status."+strconv.Itoa(status), en)
 }
 
