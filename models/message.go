@@ -28,9 +28,6 @@ func (m Message) String() string {
 
 // In is the message in cat's language (nil: English).
 func (m Message) In(cat scoring.Catalog) string {
-	if cat == nil {
-		return m.String()
-	}
 	return cat.Format("api.", m.Format, m.Args...)
 }
 
