@@ -144,8 +144,8 @@ var jsonPlain = func() (plain [utf8.RuneSelf]bool) {
 func appendJSONString(dst []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
+	start, i := 0, 0
+	for {
 		// Plain bytes 8 at a time, to the next that is not (jsonStops).
 		for i+8 <= len(s) {
 			if m := jsonStops(load64(s, i)); m != 0 {

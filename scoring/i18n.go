@@ -115,12 +115,12 @@ type orList string
 
 // In is l in c's language.
 func (l orList) In(c Catalog) string {
-	s := string(l)
-	i := strings.LastIndex(s, " or ")
-	if i < 0 {
-		return s
+	// An id holds no spaces: the list's one " or " is its last.
+	head, last, ok := strings.Cut(string(l), " or ")
+	if !ok {
+		return string(l)
 	}
-	return s[:i] + " " + c.text("rules.word.or", "or") + " " + s[i+len(" or "):]
+	return head + " " + c.text("rules.word.or", "or") + " " + last
 }
 
 // Word is a word for a message of Format: the text en, translated by the
@@ -329,7 +329,10 @@ func (c Catalog) detail(en, format string, args []any) string {
 // writes en again from the arguments read counts; en stays as it is when
 // none does.
 func (c Catalog) reformat(en string) string {
-	best, bestLen := "", -1
+	// The format that says most in its own words wins, and one that says
+	// little ("%s and %s") reads back from too many sentences: it must
+	// say 10 bytes or more.
+	best, bestLen := "", 9
 	var bestArgs []any
 	for key := range c {
 		prefix, format, ok := strings.Cut(key, ".")
@@ -340,11 +343,9 @@ func (c Catalog) reformat(en string) string {
 		if !strings.HasPrefix(en, lead) {
 			continue
 		}
-		// The format that says most in its own words wins, and one that
-		// says little ("%s and %s") reads back from too many sentences.
 		_, verbs := splitVerbs(format)
 		literal := len(format) - 2*len(verbs)
-		if literal <= bestLen || literal < 10 {
+		if literal <= bestLen {
 			continue
 		}
 		if args, ok := readBack(format, en); ok {
@@ -396,8 +397,8 @@ func readBack(format, text string) (args []any, ok bool) {
 
 // matchVerbs matches text against parts[0], then each verb followed by
 // the part after it, filling in args; %s and %v take as little as they
-// can, %d as many digits as it can, trying the other lengths when the
-// rest does not match.
+// can, trying longer when the rest does not match, and %d takes a sign and
+// every digit after it, as fmt writes them.
 func matchVerbs(text string, parts []string, verbs []byte, args []any) bool {
 	rest, ok := strings.CutPrefix(text, parts[0])
 	if !ok {
@@ -412,19 +413,10 @@ func matchVerbs(text string, parts []string, verbs []byte, args []any) bool {
 	}
 	switch verbs[0] {
 	case 'd':
-		sign := 0
-		if strings.HasPrefix(rest, "-") {
-			sign = 1
-		}
-		digits := sign
-		for digits < len(rest) && rest[digits] >= '0' && rest[digits] <= '9' {
-			digits++
-		}
-		for n := digits; n > sign; n-- {
-			if v, err := strconv.Atoi(rest[:n]); err == nil && next(n, v) {
-				return true
-			}
-		}
+		// As fmt writes it: a sign, then every digit there is.
+		n := len(rest) - len(strings.TrimLeft(strings.TrimPrefix(rest, "-"), "0123456789"))
+		v, err := strconv.Atoi(rest[:n])
+		return err == nil && next(n, v)
 	case 'q':
 		if !strings.HasPrefix(rest, `"`) {
 			return false

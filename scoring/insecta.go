@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -204,13 +205,8 @@ type insectaMedal struct {
 func (g insecta) Evaluate(players []PlayerInput, variants map[string]int) (*Evaluation, error) {
 	var verr ValidationError
 	oneFragment := Variant(*specOf(g), variants, "oneFragment")
-	var few [insectaMaxPlayers]insectaBoard // a table's boards, without an allocation
-	boards := few[:0:0]
-	if len(players) <= len(few) {
-		boards = few[:len(players)]
-	} else {
-		boards = make([]insectaBoard, len(players))
-	}
+	var few [insectaMaxPlayers]insectaBoard // a table's boards, without an allocation up to the most players
+	boards := append(few[:0], make([]insectaBoard, len(players))...)
 	ok := make([]bool, len(players))
 	sheets := make([]*totalsSheet, len(players))
 	for i, p := range players {
@@ -433,12 +429,10 @@ func (b *insectaBoard) validate(base string, verr *ValidationError) {
 	}
 	for n := range b.Tiles {
 		// The tile's own pointer is put before the pointers of its
-		// problems only when it has any: a valid board builds none.
+		// problems: a valid board builds none.
 		before := len(verr.Errors)
 		b.Tiles[n].validate(verr)
-		if len(verr.Errors) > before {
-			verr.prefix(before, base+indexPointer(insectaTilePointers, "/tiles/", n))
-		}
+		verr.prefix(before, base, indexPointer(insectaTilePointers, "/tiles/", n))
 	}
 	b.validateLayout(base, verr)
 	b.validateMedals(base, verr)
@@ -728,9 +722,7 @@ func (b *insectaBoard) validateMedals(base string, verr *ValidationError) {
 		case *m.Level < 1 || *m.Level > insectaMaxMedalLevel:
 			verr.Add(ptr+"/level", "a medal level is 1 to %d, not %d", insectaMaxMedalLevel, *m.Level)
 		}
-		if len(verr.Errors) > before {
-			verr.prefix(before, fmt.Sprintf("%s/medals/%d", base, n))
-		}
+		verr.prefix(before, base, "/medals/"+strconv.Itoa(n))
 	}
 }
 

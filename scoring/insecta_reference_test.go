@@ -198,7 +198,7 @@ func (b *insectaBoard) oldValidateMedals(base string, verr *ValidationError) {
 			verr.Add(ptr+"/level", "a medal level is 1 to %d, not %d", insectaMaxMedalLevel, *m.Level)
 		}
 		if len(verr.Errors) > before {
-			verr.prefix(before, fmt.Sprintf("%s/medals/%d", base, n))
+			verr.prefix(before, base, fmt.Sprintf("/medals/%d", n))
 		}
 	}
 }

@@ -254,3 +254,173 @@ func TestInsectaMailPointsEdge(t *testing.T) {
 		}
 	}
 }
+
+// TestValidationErrorText: an error with no problems says so, and one
+// with problems lists each at its pointer (gremlins: scoring.go:154).
+func TestValidationErrorText(t *testing.T) {
+	if got := (&ValidationError{}).Error(); got != "invalid input" {
+		t.Errorf("no problems: %q", got)
+	}
+	var verr ValidationError
+	verr.Add("/a", "one")
+	verr.Add("/b", "two")
+	if got, want := verr.Error(), "/a: one; /b: two"; got != want {
+		t.Errorf("two problems: %q, want %q", got, want)
+	}
+}
+
+// TestNameIndexPastTheFew: past the names compared pair by pair, names go
+// by key, and a name matches the last one before it with its key, among
+// the first few as among the rest (gremlins: scoring.go:492).
+func TestNameIndexPastTheFew(t *testing.T) {
+	var x nameIndex
+	names := []string{"Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "ANA", "Jo", "ivy", "ana"}
+	want := map[int]int{9: 0, 11: 8, 12: 9} // name i: the one before it with its key
+	if len(names) <= len(x.few)+1 {
+		t.Fatalf("%d names do not go past the first %d", len(names), len(x.few))
+	}
+	for i, name := range names {
+		j, dup := x.add(name, i)
+		if w, ok := want[i]; dup != ok || dup && j != w {
+			t.Errorf("add(%q): %d, %v; want %d, %v", name, j, dup, w, ok)
+		}
+	}
+}
+
+// TestOrListInLanguage: a list's "or" is translated and its ids are not;
+// a single id stays as it is.
+func TestOrListInLanguage(t *testing.T) {
+	c := Catalog{"rules.word.or": "oder"}
+	for l, want := range map[orList]string{"a, b or c": "a, b oder c", "a or b": "a oder b", "a": "a"} {
+		if got := l.In(c); got != want {
+			t.Errorf("%q in German: %q, want %q", string(l), got, want)
+		}
+	}
+}
+
+// TestSpecInLanguage: a spec's labels are the catalog's, and a totals
+// line takes its breakdown line's label before its tiebreak's
+// (gremlins: i18n.go:133, :170).
+func TestSpecInLanguage(t *testing.T) {
+	spec := insectaGame(t).Spec()
+	if len(spec.Totals) == 0 || len(spec.Variants) == 0 {
+		t.Fatal("Insecta's spec has no totals lines or no variants")
+	}
+	both, tiebreakOnly, emptyBreakdown := Catalog{}, Catalog{}, Catalog{}
+	for _, f := range spec.Totals {
+		both["game.insecta.breakdown."+f.ID] = "B " + f.ID
+		both["game.insecta.tiebreak."+f.ID] = "T " + f.ID
+		tiebreakOnly["game.insecta.tiebreak."+f.ID] = "T " + f.ID
+		emptyBreakdown["game.insecta.breakdown."+f.ID] = ""
+		emptyBreakdown["game.insecta.tiebreak."+f.ID] = "T " + f.ID
+	}
+	for _, v := range spec.Variants {
+		both["game.insecta.variant."+v.Key] = "V " + v.Key
+	}
+	for name, tt := range map[string]struct {
+		c    Catalog
+		want string
+	}{"both": {both, "B "}, "tiebreak only": {tiebreakOnly, "T "}, "empty breakdown": {emptyBreakdown, "T "}} {
+		got := tt.c.Spec(spec)
+		for i, f := range got.Totals {
+			if want := tt.want + spec.Totals[i].ID; f.Label != want {
+				t.Errorf("%s: totals line %s is %q, want %q", name, f.ID, f.Label, want)
+			}
+		}
+	}
+	for i, v := range both.Spec(spec).Variants {
+		if want := "V " + spec.Variants[i].Key; v.Label != want {
+			t.Errorf("variant %s is %q, want %q", v.Key, v.Label, want)
+		}
+	}
+	if spec.Totals[0].Label == "B "+spec.Totals[0].ID {
+		t.Error("Spec changed the spec it was given")
+	}
+}
+
+// TestDetailFindsServerMessages: a problem that comes as text is
+// translated by the rules' key, or else the server's (gremlins:
+// i18n.go:309).
+func TestDetailFindsServerMessages(t *testing.T) {
+	c := Catalog{"api.the table is full": "der Tisch ist voll", "rules.choose a game": "wähle ein Spiel", "api.left out": ""}
+	got := c.FieldErrors([]FieldError{{Pointer: "/a", Detail: "the table is full"}, {Pointer: "/b", Detail: "choose a game"}, {Pointer: "/c", Detail: "left out"}})
+	for i, want := range []string{"der Tisch ist voll", "wähle ein Spiel", "left out"} {
+		if got[i].Detail != want {
+			t.Errorf("%s: %q, want %q", got[i].Pointer, got[i].Detail, want)
+		}
+	}
+}
+
+// TestReformatReadsBack: a message that comes as text is written again
+// from the format of the rules or the server that writes it again, the one
+// that says most in its own words, if it says 10 bytes or more (gremlins:
+// i18n.go:332-347, :420-442).
+func TestReformatReadsBack(t *testing.T) {
+	c := Catalog{
+		"rules.Too many: %d":               "Zu viele: %d",       // 10 bytes of its own
+		"rules.Too few: %d":                "Zu wenige: %d",      // 9
+		"rules.Seat %d of %d":              "Platz %d von %d",    // 9, in two verbs
+		"rules.Seat %d is taken by %s":     "Platz %d: %s",       // 17
+		"rules.Seat %d is taken by %s now": "Platz %d: %s jetzt", // 21
+		"api.no seat at table %s":          "kein Platz am Tisch %s",
+		"api.%q is not a colour here":      "%q ist hier keine Farbe",
+		"ui.Loading %d items now":          "Lade %d Dinge",
+		"rules.word.blue":                  "blau",
+	}
+	for en, want := range map[string]string{
+		"Too many: 90":                    "Zu viele: 90",
+		"Too many: 109":                   "Zu viele: 109",
+		"Too many: -3":                    "Zu viele: -3",
+		"Too many: -":                     "Too many: -",
+		"Too many: 7 and more":            "Too many: 7 and more",
+		"Too few: 2":                      "Too few: 2",
+		"Seat 1 of 4":                     "Seat 1 of 4",
+		"Seat 3 is taken by Ana":          "Platz 3: Ana",
+		"Seat 3 is taken by Ana now":      "Platz 3: Ana jetzt",
+		"no seat at table 7":              "kein Platz am Tisch 7",
+		"no seat at table blue":           "kein Platz am Tisch blau",
+		`"teal" is not a colour here`:     `"teal" ist hier keine Farbe`,
+		`"te\"al" is not a colour here`:   `"te\"al" ist hier keine Farbe`,
+		"Loading 3 items now":             "Loading 3 items now",
+		"something else entirely, at 90%": "something else entirely, at 90%",
+	} {
+		if got := c.reformat(en); got != want {
+			t.Errorf("reformat(%q) = %q, want %q", en, got, want)
+		}
+	}
+}
+
+// TestSplitVerbs cuts a format at its verbs only, a % at its end being
+// text (gremlins: i18n.go:371).
+func TestSplitVerbs(t *testing.T) {
+	for format, want := range map[string]struct {
+		parts []string
+		verbs string
+	}{
+		"up 50%":          {[]string{"up 50%"}, ""},
+		"%d%":             {[]string{"", "%"}, "d"},
+		"a %s, %q b %v%d": {[]string{"a ", ", ", " b ", "", ""}, "sqvd"},
+		"%x %d":           {[]string{"%x ", ""}, "d"},
+	} {
+		parts, verbs := splitVerbs(format)
+		if !reflect.DeepEqual(parts, want.parts) || string(verbs) != want.verbs {
+			t.Errorf("splitVerbs(%q) = %q, %q; want %q, %q", format, parts, verbs, want.parts, want.verbs)
+		}
+	}
+}
+
+// TestDistinctInsectsOnTheStack: the species of a full collection, every
+// insect a different one, are told apart without an allocation
+// (gremlins: insecta.go:852).
+func TestDistinctInsectsOnTheStack(t *testing.T) {
+	var b insectaBoard
+	for n := range insectaRows * insectaCols {
+		name := "insect " + strconv.Itoa(n)
+		b.Tiles = append(b.Tiles, insectaTile{Kind: "insect", Name: &name})
+	}
+	src := make([]Source, 0, len(b.Tiles))
+	allocs := testing.AllocsPerRun(10, func() { src = b.distinctInsects(src[:0]) })
+	if len(src) != len(b.Tiles) || allocs != 0 {
+		t.Errorf("%d species of %d insects, with %v allocations; want all, and none", len(src), len(b.Tiles), allocs)
+	}
+}

@@ -177,12 +177,12 @@ func (e *ValidationError) AddAll(pointers []string, format string, args ...any) 
 	e.Errors = append(e.Errors, FieldError{Pointer: pointers[0], Detail: fmt.Sprintf(format, args...), Pointers: pointers, format: format, args: args})
 }
 
-// prefix puts ptr before the pointers of the problems from the from-th
-// on. A part of a request can so be checked below "" and its pointer built
-// only when it has a problem.
-func (e *ValidationError) prefix(from int, ptr string) {
+// prefix puts base+ptr before the pointers of the problems from the
+// from-th on. A part of a request can so be checked below "", and its
+// whole pointer is built only for a problem it has.
+func (e *ValidationError) prefix(from int, base, ptr string) {
 	for i := from; i < len(e.Errors); i++ {
-		e.Errors[i].Pointer = ptr + e.Errors[i].Pointer
+		e.Errors[i].Pointer = base + ptr + e.Errors[i].Pointer
 	}
 }
 
@@ -503,7 +503,7 @@ func (x *nameIndex) add(name string, i int) (j int, dup bool) {
 		return j, dup
 	}
 	if x.keys == nil {
-		x.keys = make(map[string]int, 2*len(x.few))
+		x.keys = make(map[string]int)
 		for _, e := range x.few[:x.n] {
 			x.keys[NameKey(e.name)] = e.i
 		}
@@ -636,9 +636,6 @@ func namesOf(res *Result, idx []int) []string {
 
 // joinNames lists two or more names: "Ana, Bo and Cy".
 func joinNames(names []string, c Catalog) string {
-	if c == nil {
-		return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
-	}
 	return c.sprintf("%s and %s", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 }
 
