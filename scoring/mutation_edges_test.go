@@ -285,6 +285,16 @@ func TestNameIndexPastTheFew(t *testing.T) {
 			t.Errorf("add(%q): %d, %v; want %d, %v", name, j, dup, w, ok)
 		}
 	}
+	// The first few build no key: a table of them allocates nothing.
+	allocs := testing.AllocsPerRun(10, func() {
+		var x nameIndex
+		for i, name := range names[:len(x.few)] {
+			x.add(name, i)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%d names allocate %v times, want none", len(x.few), allocs)
+	}
 }
 
 // TestOrListInLanguage: a list's "or" is translated and its ids are not;
@@ -382,6 +392,7 @@ func TestReformatReadsBack(t *testing.T) {
 		`"teal" is not a colour here`:     `"teal" ist hier keine Farbe`,
 		`"te\"al" is not a colour here`:   `"te\"al" ist hier keine Farbe`,
 		"Loading 3 items now":             "Loading 3 items now",
+		`"teal is not a colour here`:      `"teal is not a colour here`,
 		"something else entirely, at 90%": "something else entirely, at 90%",
 	} {
 		if got := c.reformat(en); got != want {
