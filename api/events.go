@@ -214,6 +214,7 @@ type stream struct {
 // client goes or the broker closes.
 func (st *stream) run(conn net.Conn, head []byte) {
 	defer st.release()
+	defer st.detach()
 	const retry = "retry: 2000\n\n"
 	out := make([]byte, 0, len(head)+len(retry)+len(st.first))
 	out = append(append(append(out, head...), retry...), st.first...)
@@ -285,6 +286,15 @@ func (st *stream) attach(conn net.Conn) {
 	}
 	st.mu.Lock()
 	st.raw, st.writeFn = raw, st.rawWrite
+	st.mu.Unlock()
+}
+
+// detach takes the socket back from the hub before the stream's goroutine
+// returns: fasthttp then closes the connection and hands its wrapper to
+// another, so an end or a delivery after it must not touch either.
+func (st *stream) detach() {
+	st.mu.Lock()
+	st.gone, st.conn, st.raw, st.writeFn = true, nil, nil, nil
 	st.mu.Unlock()
 }
 

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -255,5 +256,48 @@ func TestStreamOverPipe(t *testing.T) {
 	}
 	if _, ok := hs.m["ABC234"]; ok {
 		t.Error("the hub of a table with no stream left is kept")
+	}
+}
+
+// handedBackConn is a connection that fails every write, and records
+// whether anything touched it once it was handed back (released).
+type handedBackConn struct {
+	net.Conn
+	mu       sync.Mutex
+	released bool
+	touched  bool
+}
+
+func (c *handedBackConn) Write([]byte) (int, error) { return 0, io.ErrClosedPipe }
+
+func (c *handedBackConn) SetWriteDeadline(time.Time) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.released {
+		c.touched = true
+	}
+	return nil
+}
+
+// TestStreamLeavesItsConnection: once a stream's goroutine has returned,
+// the connection is fasthttp's again (closed, its wrapper given to another
+// connection), so ending the stream, as a hub whose broker closes does,
+// and delivering to it touch it no more. This once crashed the race
+// detector's run: a nil connection inside a released hijacked wrapper.
+func TestStreamLeavesItsConnection(t *testing.T) {
+	server, client := net.Pipe()
+	t.Cleanup(func() { server.Close(); client.Close() })
+	conn := &handedBackConn{Conn: server}
+	st := &stream{release: func() {}, every: time.Hour, wait: eventWait, busy: true, wake: make(chan struct{}, 1), last: -1}
+	st.run(conn, []byte("HTTP/1.1 200 OK\r\n\r\n")) // the first write fails: the client is gone
+	conn.mu.Lock()
+	conn.released = true
+	conn.mu.Unlock()
+	st.end()
+	st.deliver(&models.Event{Version: 1, Data: []byte(`{"version":1}`)})
+	conn.mu.Lock()
+	defer conn.mu.Unlock()
+	if conn.touched {
+		t.Error("ending a stream whose goroutine returned set a deadline on the connection handed back")
 	}
 }
