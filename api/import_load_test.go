@@ -100,11 +100,12 @@ func crowdedExport(group string, n int) []byte {
 	return buf.Bytes()
 }
 
-// waits records the slowest of a run of requests.
+// waits records the slowest of a run of requests, and when each ended.
 type waits struct {
 	mu    sync.Mutex
 	worst time.Duration
 	n     int
+	ended []time.Time
 	fails []string
 }
 
@@ -113,15 +114,38 @@ func (w *waits) add(d time.Duration, status int, want int) {
 	defer w.mu.Unlock()
 	w.n++
 	w.worst = max(w.worst, d)
+	w.ended = append(w.ended, time.Now())
 	if status != want && len(w.fails) < 5 {
 		w.fails = append(w.fails, strconv.Itoa(status))
 	}
 }
 
+// within counts the requests that ended after from and before to.
+func (w *waits) within(from, to time.Time) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n := 0
+	for _, e := range w.ended {
+		if e.After(from) && e.Before(to) {
+			n++
+		}
+	}
+	return n
+}
+
+// importRun is what importUnderLoad saw: the import's answer and its
+// time, and the worst waits of the reads and the writes around it.
+type importRun struct {
+	status        int
+	began         time.Time
+	took          time.Duration
+	reads, writes *waits
+}
+
 // importUnderLoad imports body into a server on a SQLite file while a
 // table is read and written in loops, and returns the import's status and
-// duration and the worst waits of the reads and the writes.
-func importUnderLoad(t *testing.T, body []byte) (status int, took time.Duration, reads, writes *waits) {
+// time and the waits of the reads and the writes.
+func importUnderLoad(t *testing.T, body []byte) importRun {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "insectscore.db")
 	store, err := models.Open(context.Background(), path, nil)
@@ -133,7 +157,7 @@ func importUnderLoad(t *testing.T, body []byte) (status int, took time.Duration,
 	base := serve(t, app)
 	tbl := startTable(t, app, `{"game": "insectarium", "players": ["Ana", "Ben"]}`)
 
-	reads, writes = &waits{}, &waits{}
+	reads, writes := &waits{}, &waits{}
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	loop := func(w *waits, method, path, body string, want int, header map[string]string) {
@@ -174,14 +198,14 @@ func importUnderLoad(t *testing.T, body []byte) (status int, took time.Duration,
 	}
 	msg, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	took = time.Since(began)
+	took := time.Since(began)
 	if resp.StatusCode >= 300 {
 		t.Logf("import answered %d: %.300s", resp.StatusCode, msg)
 	}
 	time.Sleep(100 * time.Millisecond)
 	close(stop)
 	wg.Wait()
-	return resp.StatusCode, took, reads, writes
+	return importRun{status: resp.StatusCode, began: began, took: took, reads: reads, writes: writes}
 }
 
 // TestImportUnderLoadFigures prints the figures of the README: a 16 MiB
@@ -200,7 +224,8 @@ func TestImportUnderLoadFigures(t *testing.T) {
 		{"one play of 80000 players", crowdedExport("crowd", 80000)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			status, took, reads, writes := importUnderLoad(t, tt.body)
+			r := importUnderLoad(t, tt.body)
+			status, took, reads, writes := r.status, r.took, r.reads, r.writes
 			t.Logf("%s (%d bytes, %d plays): import %d in %v; table GET worst %v of %d (fails %v); board PUT worst %v of %d (fails %v)",
 				tt.name, len(tt.body), bytes.Count(tt.body, []byte(`"standings"`)), status, took.Round(time.Millisecond), reads.worst.Round(time.Millisecond), reads.n, reads.fails,
 				writes.worst.Round(time.Millisecond), writes.n, writes.fails)
@@ -210,22 +235,30 @@ func TestImportUnderLoadFigures(t *testing.T) {
 
 // TestImportDoesNotHoldTheDatabase: while a long import runs, a table is
 // read and written with short waits: the import writes in batches of a
-// few milliseconds, and reads never wait for SQLite's writer at all. The
-// bounds are loose for a busy machine running -race; a import written in
-// one transaction holds every write for about as long as it runs.
+// few milliseconds, and reads never wait for SQLite's writer at all. An
+// import written in one transaction holds every write for about as long
+// as it runs, and one in long batches holds a write for a batch: a wait
+// is bounded by a share of the import's own time and by a second. This
+// run takes 2-3 s with waits under 90 ms on a quiet machine; fixed bounds
+// of 250 and 400 ms failed with 532 ms waits while gremlins and the
+// browser tests shared its two cores.
 func TestImportDoesNotHoldTheDatabase(t *testing.T) {
 	if testing.Short() {
 		t.Skip("imports 4 MiB")
 	}
-	status, took, reads, writes := importUnderLoad(t, bigExport(t, "busyclub", 4<<20, true))
+	r := importUnderLoad(t, bigExport(t, "busyclub", 4<<20, true))
+	status, began, took, reads, writes := r.status, r.began, r.took, r.reads, r.writes
 	t.Logf("import %d in %v; table GET worst %v of %d; board PUT worst %v of %d", status, took, reads.worst, reads.n, writes.worst, writes.n)
 	if status != 201 {
 		t.Fatalf("import: status %d", status)
 	}
-	if reads.worst > 250*time.Millisecond || len(reads.fails) > 0 {
-		t.Errorf("a table GET waited %v during the import (failures %v)", reads.worst, reads.fails)
+	if reads.worst > min(took/5, time.Second) || len(reads.fails) > 0 {
+		t.Errorf("a table GET waited %v during an import of %v (failures %v)", reads.worst, took, reads.fails)
 	}
-	if writes.worst > 400*time.Millisecond || writes.worst > took/2 || len(writes.fails) > 0 {
+	if writes.worst > min(took/4, time.Second) || len(writes.fails) > 0 {
 		t.Errorf("a board PUT waited %v during an import of %v (failures %v)", writes.worst, took, writes.fails)
+	}
+	if during := writes.within(began, began.Add(took)); during < 3 {
+		t.Errorf("%d board PUTs finished while the import ran for %v, want several", during, took)
 	}
 }
