@@ -337,7 +337,8 @@ func TestEventsDeltas(t *testing.T) {
 // TestEventsDeltasAcrossReplicas: on PostgreSQL, a board saved through one
 // replica reaches a delta stream on another through LISTEN/NOTIFY; that
 // replica builds the delta from the table as it last sent it, so from its
-// second change on a stream there gets deltas.
+// second change on (or its first, when a late notification of an earlier
+// one came in first) a stream there gets deltas.
 func TestEventsDeltasAcrossReplicas(t *testing.T) {
 	pg := os.Getenv("INSECTSCORE_TEST_POSTGRES")
 	if pg == "" {
@@ -365,6 +366,11 @@ func TestEventsDeltasAcrossReplicas(t *testing.T) {
 	for i, want := range []string{"table", "delta", "delta"} {
 		mustHTTP(t, "PUT", one+boardPath(ct.Code, i), board(i, 20+i), host, 200)
 		ev := nextEvent(t, events)
+		// A late notification of a board saved before the stream opened
+		// may already have given the replica the table to diff from.
+		if i == 0 && ev.event == "delta" {
+			want = "delta"
+		}
 		if id := strconv.Itoa(6 + i); ev.event != want || ev.id != id {
 			t.Fatalf("change %d on the other replica: event %q id %s, want %q id %s", i+1, ev.event, ev.id, want, id)
 		}

@@ -32,11 +32,11 @@ type sourcedBroker interface {
 
 // tableEvent builds the live event of a table as it is now.
 func (s *server) tableEvent(ctx context.Context, code string) (models.Event, error) {
-	_, v, err := s.loadView(ctx, code)
+	st, err := s.store.ReadTable(ctx, code)
 	if err != nil {
 		return models.Event{}, err
 	}
-	return s.event(code, v)
+	return s.event(code, view(st, s.cfg.Now()))
 }
 
 // event builds the live event of the table v of code (recentTables.event)
@@ -126,12 +126,13 @@ func (s *server) tableEvents(c *fiber.Ctx) error {
 	// not lost; an event the stream has already covered is skipped below.
 	code := strings.ToUpper(c.Params("code"))
 	s.hubs.join(code, st)
-	t, v, err := s.loadView(c.UserContext(), code)
+	ts, err := s.store.ReadTable(c.UserContext(), code)
 	if err != nil {
 		s.hubs.leave(st)
 		release()
 		return err
 	}
+	v := view(ts, s.cfg.Now())
 	first, err := json.Marshal(v.in(catalogFor(lang)))
 	if err != nil {
 		s.hubs.leave(st)
@@ -144,10 +145,10 @@ func (s *server) tableEvents(c *fiber.Ctx) error {
 	}
 	st.mu.Lock()
 	// The client has the table as read: skip up to it.
-	st.last, st.sent = t.Version, first
+	st.last, st.sent = v.Version, first
 	st.mu.Unlock()
-	if t.Version > last {
-		st.first = models.Event{Version: t.Version, Data: first}.Frame()
+	if v.Version > last {
+		st.first = models.Event{Version: v.Version, Data: first}.Frame()
 	}
 	c.Set(fiber.HeaderContentType, "text/event-stream")
 	c.Set("X-Accel-Buffering", "no")

@@ -66,6 +66,12 @@ func (s *server) idempotent(c *fiber.Ctx) error {
 	if answer != nil {
 		return sendAgain(c, answer, secret)
 	}
+	// A change keeps its answer in its own transaction (models.Reply);
+	// what answers without a change (a refusal, the score route) is kept
+	// here.
+	pending := &models.PendingAnswer{Scope: scope, Seal: func(body []byte) ([]byte, error) { return seal(secret, body) }}
+	c.SetUserContext(models.WithPendingAnswer(ctx, pending))
+	defer c.SetUserContext(ctx)
 	kept := false
 	defer func() {
 		if !kept { // a failure worth retrying, or a panic: let a retry run
@@ -81,6 +87,10 @@ func (s *server) idempotent(c *fiber.Ctx) error {
 		}
 	}
 	resp := c.Response()
+	if pending.Kept() && c.Response().StatusCode() < 300 {
+		kept = true
+		return nil
+	}
 	if !keepAnswer(resp.StatusCode()) {
 		return nil
 	}
@@ -223,4 +233,26 @@ func sum(parts ...[]byte) []byte {
 		h.Write([]byte{0})
 	}
 	return h.Sum(nil)
+}
+
+// reply is how a change answers: status and the JSON that body makes of
+// its result, in the request's language. The store writes the answer in
+// the change's transaction, so that an Idempotency-Key keeps it with the
+// change; the handler then sends it as it was kept (sendAnswer).
+func reply[R any](c *fiber.Ctx, status int, body func(R) any) models.Reply[R] {
+	return func(r R) (models.IdempotentAnswer, error) {
+		b, err := c.App().Config().JSONEncoder(body(r))
+		if err != nil {
+			return models.IdempotentAnswer{}, err
+		}
+		return models.IdempotentAnswer{Status: status, ContentType: fiber.MIMEApplicationJSON,
+			ContentLanguage: c.GetRespHeader(fiber.HeaderContentLanguage), Location: c.GetRespHeader(fiber.HeaderLocation), Body: b}, nil
+	}
+}
+
+// sendAnswer sends a change's answer.
+func sendAnswer(c *fiber.Ctx, a models.IdempotentAnswer) error {
+	c.Status(a.Status)
+	c.Set(fiber.HeaderContentType, a.ContentType)
+	return c.Send(a.Body)
 }

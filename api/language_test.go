@@ -17,6 +17,8 @@ import (
 	"testing"
 
 	"github.com/gofiber/fiber/v2/utils"
+
+	"insectscore/models"
 )
 
 var updateCatalog = flag.Bool("update-catalog", false, "add the server's missing messages to the English catalog")
@@ -31,7 +33,7 @@ var messageArgs = map[string]int{"errorf": 1, "newProblem": 1, "newProblemf": 2}
 // storeMessageArgs are the functions of the store (models) that take a
 // sentence for the user, which the API writes in the client's language
 // (models.Message), and the index of its English format.
-var storeMessageArgs = map[string]int{"messagef": 0, "textErrorf": 0, "conflictf": 1, "badImport": 0, "badImportAt": 1}
+var storeMessageArgs = map[string]int{"messagef": 0, "refuse": 1, "textErrorf": 0, "conflictf": 1, "badImport": 0, "badImportAt": 1}
 
 // sourceMessages adds to out the string literals given, in the non-test
 // Go files of dir, as argument i of a function funcs[name] = i, keyed
@@ -167,7 +169,7 @@ func serverMessages(t *testing.T) map[string]string {
 	}
 	out["api.word.and"] = "and"
 	for _, g := range []string{"insectarium", "insecta", "insektenhotel", ""} {
-		w := endCondition(g)
+		w := models.EndCondition(g)
 		out["api.word."+w] = w
 	}
 	return out

@@ -133,16 +133,14 @@ func (s *server) logPlay(c *fiber.Ctx) error {
 		return err
 	}
 	group := queryGroup(c)
-	id, err := s.store.LogPlay(c.UserContext(), group, lp, res)
+	_, ans, err := s.store.RecordPlay(c.UserContext(), group, lp, res, reply(c, fiber.StatusCreated, func(p *models.Play) any {
+		c.Location("/api/v1/plays/" + p.ID + "?group=" + url.QueryEscape(group))
+		return detail(p).in(catalogOf(c))
+	}))
 	if err != nil {
 		return err
 	}
-	p, err := s.store.FindPlay(c.UserContext(), group, id)
-	if err != nil {
-		return err
-	}
-	c.Location("/api/v1/plays/" + id + "?group=" + url.QueryEscape(group))
-	return c.Status(fiber.StatusCreated).JSON(detail(p).in(catalogOf(c)))
+	return sendAnswer(c, ans)
 }
 
 // editPlay answers PUT /api/v1/plays/{id}: the play is replaced by the body,
@@ -152,20 +150,20 @@ func (s *server) editPlay(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	group, id := queryGroup(c), c.Params("id")
-	if err := s.store.EditPlay(c.UserContext(), group, id, lp, res); err != nil {
-		return err
-	}
-	p, err := s.store.FindPlay(c.UserContext(), group, id)
+	_, ans, err := s.store.ChangePlay(c.UserContext(), queryGroup(c), c.Params("id"), lp, res,
+		reply(c, fiber.StatusOK, func(p *models.Play) any { return detail(p).in(catalogOf(c)) }))
 	if err != nil {
 		return err
 	}
-	return c.JSON(detail(p).in(catalogOf(c)))
+	return sendAnswer(c, ans)
 }
 
 // deletePlay answers DELETE /api/v1/plays/{id}.
 func (s *server) deletePlay(c *fiber.Ctx) error {
-	if err := s.store.DeletePlay(c.UserContext(), queryGroup(c), c.Params("id")); err != nil {
+	_, err := s.store.RemovePlay(c.UserContext(), queryGroup(c), c.Params("id"), func(string) (models.IdempotentAnswer, error) {
+		return models.IdempotentAnswer{Status: fiber.StatusNoContent, Body: []byte{}}, nil
+	})
+	if err != nil {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
@@ -266,7 +264,7 @@ func finishedResult(spec scoring.Spec, res *scoring.Result) string {
 	case len(res.Results) < spec.MinPlayers:
 		return fmt.Sprintf("%s needs at least %d players", spec.Name, spec.MinPlayers)
 	case !res.Complete:
-		return "the game is not over yet: " + endCondition(spec.ID)
+		return "the game is not over yet: " + models.EndCondition(spec.ID)
 	}
 	return ""
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/utils"
@@ -27,6 +28,8 @@ type problem struct {
 	Seats []unsentSeat `json:"seats,omitempty"`
 	// retryAfter, when set, is sent as the Retry-After header (seconds).
 	retryAfter string
+	// authenticate, when set, is sent as the WWW-Authenticate header.
+	authenticate string
 	// format and args are Detail's English fmt format and arguments,
 	// when it has any, so that it can be sent in another language
 	// (catalog key "api." + format); a detail without them is keyed by
@@ -57,6 +60,15 @@ func errorf(status int, format string, args ...any) error {
 	return &httpError{status: status, detail: fmt.Sprintf(format, args...), format: format, args: args}
 }
 
+// refusalStatus is the status of each kind of the store's refusals.
+var refusalStatus = map[models.RefusalKind]int{
+	models.RefusedToken:   fiber.StatusUnauthorized,
+	models.RefusedRole:    fiber.StatusForbidden,
+	models.RefusedMissing: fiber.StatusNotFound,
+	models.RefusedState:   fiber.StatusConflict,
+	models.RefusedRules:   fiber.StatusUnprocessableEntity,
+}
+
 // problemTypes gives the problem types that mean more than their status,
 // beyond the ones scoring.NewProblem sets.
 var problemTypes = map[int]string{
@@ -65,7 +77,7 @@ var problemTypes = map[int]string{
 
 // toProblem maps any error to the problem sent for it: this is the one
 // table from errors to HTTP statuses.
-func toProblem(err error) (problem, bool) {
+func toProblem(err error, now time.Time) (problem, bool) {
 	var (
 		he *httpError
 		fe *fiber.Error
@@ -73,6 +85,8 @@ func toProblem(err error) (problem, bool) {
 		ce *models.ConflictError
 		ie *models.ImportError
 		ne *models.NotesError
+		re *models.Refusal
+		se *models.SetupError
 	)
 	switch {
 	case errors.Is(err, models.ErrUnavailable):
@@ -110,8 +124,19 @@ func toProblem(err error) (problem, bool) {
 		return p, true
 	case errors.Is(err, models.ErrKeyReused):
 		return newProblem(fiber.StatusUnprocessableEntity, "this Idempotency-Key was already used for a different request", nil), true
-	case errors.As(err, new(*unsentError)):
-		return unsentProblem(err), true
+	case errors.As(err, new(*models.UnsentError)):
+		return unsentProblem(err, now), true
+	case errors.As(err, &re):
+		p := newProblem(refusalStatus[re.Kind], re.String(), nil)
+		p.format, p.args = re.Format, re.Args
+		if re.Kind == models.RefusedToken {
+			p.authenticate = `Bearer realm="insectscore", error="invalid_token"`
+		}
+		return p, true
+	case errors.As(err, &se):
+		p := newProblem(fiber.StatusUnprocessableEntity, se.Error(), se.Errors)
+		p.format = se.Error()
+		return p, true
 	case errors.Is(err, models.ErrFinished):
 		return newProblem(fiber.StatusConflict, "this table is finished: its boards can no longer change", nil), true
 	case errors.Is(err, models.ErrTableFull):
@@ -236,15 +261,18 @@ func newProblem(status int, detail string, fields []scoring.FieldError) problem 
 
 // errorHandler renders every error as problem+json. Errors it does not
 // know are logged once and reach the client only as "internal error".
-func errorHandler(log *slog.Logger) fiber.ErrorHandler {
+func errorHandler(log *slog.Logger, now func() time.Time) fiber.ErrorHandler {
 	return func(c *fiber.Ctx, err error) error {
-		p, known := toProblem(err)
+		p, known := toProblem(err, now())
 		p = p.in(catalogOf(c), err)
 		if !known {
 			log.Error("request failed", "method", c.Method(), "path", redactedPath(c), "err", err)
 		}
 		if p.retryAfter != "" {
 			c.Set(fiber.HeaderRetryAfter, p.retryAfter)
+		}
+		if p.authenticate != "" {
+			c.Set(fiber.HeaderWWWAuthenticate, p.authenticate)
 		}
 		c.Set(fiber.HeaderContentType, "application/problem+json")
 		c.Status(p.Status)

@@ -56,28 +56,33 @@ func (s *server) reportSync(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	code, err := s.authorize(c, seat)
+	token, err := bearerToken(c)
 	if err != nil {
 		return err
 	}
 	var req syncRequest
-	if err := decodeBody(c, &req); err != nil {
-		return err
+	if err = decodeBody(c, &req); err == nil {
+		err = req.check()
 	}
-	if err := req.check(); err != nil {
+	if err != nil {
+		// Who asks is told before what is wrong with the request.
+		if _, aerr := s.authorize(c, seat); aerr != nil {
+			return aerr
+		}
 		return err
 	}
 	now := s.cfg.Now()
 	age := time.Duration(min(int64(req.UnsentSeconds), int64(maxUnsentAge/time.Second))) * time.Second
-	since := now.Add(-age)
-	st, changed, err := s.store.ReportSeatSync(c.UserContext(), code, seat, *req.Unsent, since)
+	code := strings.ToUpper(c.Params("code"))
+	r, ans, err := s.store.ReportSync(c.UserContext(), models.SyncReport{Code: code, Token: token, Seat: seat, Unsent: *req.Unsent, Since: now.Add(-age)},
+		reply(c, fiber.StatusOK, func(r models.SyncReported) any { return fiber.Map{"seat": seat, "sync": syncOf(r.Sync, now)} }))
 	if err != nil {
 		return err
 	}
-	if changed {
-		_, _ = s.publish(c, code)
+	if r.State != nil {
+		s.send(code, view(*r.State, now))
 	}
-	return c.JSON(fiber.Map{"seat": seat, "sync": syncOf(st, now)})
+	return sendAnswer(c, ans)
 }
 
 func (r syncRequest) check() error {
@@ -119,34 +124,11 @@ type unsentSeat struct {
 	Sync syncView `json:"sync"`
 }
 
-// unsentError refuses to finish a table while phones hold edits: the
-// missing edit may be the one that changes the result, or fixes a board.
-type unsentError struct {
-	seats []unsentSeat
-}
-
-// unsentEdits lists the seats of v whose phones hold edits, as an
-// *unsentError; nil when every seat is saved.
-func unsentEdits(v tableView) error {
-	var seats []unsentSeat
-	for _, st := range v.Seats {
-		if st.Sync.State != models.SyncSaved {
-			seats = append(seats, unsentSeat{Seat: st.Seat, Name: st.Name, Sync: st.Sync})
-		}
-	}
-	if len(seats) == 0 {
-		return nil
-	}
-	return &unsentError{seats: seats}
-}
-
-// Error names the seats: "Ben's phone has changes it has not sent yet".
-func (e *unsentError) Error() string { return e.in(nil) }
-
-// in is the error in cat's language (nil: English).
-func (e *unsentError) in(cat scoring.Catalog) string {
-	names := make([]string, len(e.seats))
-	for i, st := range e.seats {
+// unsentIn names the seats of an *models.UnsentError in cat's language
+// (nil: English): "Ben's phone has changes it has not sent yet".
+func unsentIn(e *models.UnsentError, cat scoring.Catalog) string {
+	names := make([]string, len(e.Seats))
+	for i, st := range e.Seats {
 		names[i] = st.Name
 	}
 	if len(names) == 1 {
@@ -177,12 +159,15 @@ func (l nameList) In(cat scoring.Catalog) string {
 	return strings.Join(out[:last], ", ") + " " + cat.Text("api.word.and", "and") + " " + out[last]
 }
 
-// unsentProblem is the problem of the *unsentError in err.
-func unsentProblem(err error) problem {
-	var ue *unsentError
+// unsentProblem is the problem of the *models.UnsentError in err.
+func unsentProblem(err error, now time.Time) problem {
+	var ue *models.UnsentError
 	errors.As(err, &ue)
-	p := newProblem(fiber.StatusConflict, ue.Error(), nil)
-	p.Type, p.Seats = "/api/problems/unsent-changes", ue.seats
-	p.localized = func(cat scoring.Catalog) (string, []scoring.FieldError) { return ue.in(cat), nil }
+	p := newProblem(fiber.StatusConflict, unsentIn(ue, nil), nil)
+	p.Type = "/api/problems/unsent-changes"
+	for _, st := range ue.Seats {
+		p.Seats = append(p.Seats, unsentSeat{Seat: st.Seat, Name: st.Name, Sync: syncOf(st.Sync, now)})
+	}
+	p.localized = func(cat scoring.Catalog) (string, []scoring.FieldError) { return unsentIn(ue, cat), nil }
 	return p
 }

@@ -113,15 +113,15 @@ func TestSeatSync(t *testing.T) {
 }
 
 func TestUnsentDetail(t *testing.T) {
-	seats := func(names ...string) *unsentError {
-		e := &unsentError{}
+	seats := func(names ...string) *models.UnsentError {
+		e := &models.UnsentError{}
 		for i, n := range names {
-			e.seats = append(e.seats, unsentSeat{Seat: i, Name: n})
+			e.Seats = append(e.Seats, models.Seat{Seat: i, Name: n})
 		}
 		return e
 	}
 	for _, tt := range []struct {
-		err  *unsentError
+		err  *models.UnsentError
 		want string
 		lang string
 	}{
@@ -132,9 +132,9 @@ func TestUnsentDetail(t *testing.T) {
 		{seats("Ana", "Ben", "Cleo"), "Die Handys von Ana, Ben und Cleo haben noch nicht gesendete Änderungen", "de"},
 		{seats("Ana", "Ben", "Cleo"), "los móviles de Ana, Ben y Cleo tienen cambios que aún no han enviado", "es"},
 	} {
-		got := tt.err.in(catalogFor(tt.lang))
-		if tt.lang == "en" && tt.err.Error() != got {
-			t.Errorf("Error() %q, but in English %q", tt.err.Error(), got)
+		got := unsentIn(tt.err, catalogFor(tt.lang))
+		if tt.lang == "en" && unsentIn(tt.err, nil) != got {
+			t.Errorf("in no language %q, but in English %q", unsentIn(tt.err, nil), got)
 		}
 		if got != tt.want {
 			t.Errorf("detail in %s %q, want %q", tt.lang, got, tt.want)

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -86,19 +85,28 @@ func (s *server) createTable(c *fiber.Ctx) error {
 	if err := validateNewTable(req); err != nil {
 		return err
 	}
-	t, host, err := s.store.CreateTable(c.UserContext(), models.NewTable{Game: req.Game, Names: req.Players, Variants: req.Variants, Group: req.Group, First: req.First})
+	_, ans, err := s.store.StartTable(c.UserContext(), models.NewTable{Game: req.Game, Names: req.Players, Variants: req.Variants, Group: req.Group, First: req.First},
+		reply(c, fiber.StatusCreated, func(st models.Seated) any {
+			c.Location("/api/v1/tables/" + st.State.Table.Code)
+			return s.created(c, st)
+		}))
 	if errors.Is(err, models.ErrNotFound) {
 		return &scoring.ValidationError{Errors: []scoring.FieldError{{Pointer: "/group", Detail: "there is no such group; open its invite link again"}}}
 	}
 	if err != nil {
 		return err
 	}
-	out := createdTable{Code: t.Code, HostToken: host, JoinURL: s.joinURL(c, t.Code), Seats: []seatName{}, Version: t.Version}
-	for _, st := range t.Seats {
-		out.Seats = append(out.Seats, seatName{Seat: st.Seat, Name: st.Name})
+	return sendAnswer(c, ans)
+}
+
+// created is the answer to a new table.
+func (s *server) created(c *fiber.Ctx, st models.Seated) createdTable {
+	t := st.State.Table
+	out := createdTable{Code: t.Code, HostToken: st.Token, JoinURL: s.joinURL(c, t.Code), Seats: []seatName{}, Version: t.Version}
+	for _, seat := range t.Seats {
+		out.Seats = append(out.Seats, seatName{Seat: seat.Seat, Name: seat.Name})
 	}
-	c.Location("/api/v1/tables/" + t.Code)
-	return c.Status(fiber.StatusCreated).JSON(out)
+	return out
 }
 
 // validateNewTable checks a new table's game, names and variants. A table
@@ -125,7 +133,7 @@ func validateNewTable(req createTableRequest) error {
 	}
 	switch {
 	case req.First == 0:
-	case req.Game != trackedGame:
+	case req.Game != models.TrackedGame:
 		verr.Add("/first", "only an Insektenhotel table is played move by move, so only it names who starts; leave first out")
 	case req.First < 0 || req.First >= len(req.Players):
 		verr.Add("/first", "the first player is one of the players named, seat 0 to %d, not %d", max(len(req.Players), 1)-1, req.First)
@@ -149,10 +157,11 @@ func checkName(name string, seen map[string]bool) string {
 
 // getTable answers GET /api/v1/tables/{code}.
 func (s *server) getTable(c *fiber.Ctx) error {
-	_, v, err := s.loadView(c.UserContext(), strings.ToUpper(c.Params("code")))
+	st, err := s.store.ReadTable(c.UserContext(), strings.ToUpper(c.Params("code")))
 	if err != nil {
 		return err
 	}
+	v := view(st, s.cfg.Now())
 	c.Set(fiber.HeaderETag, fmt.Sprintf(`"%d"`, v.Version))
 	return c.JSON(v.in(catalogOf(c)))
 }
@@ -163,36 +172,14 @@ func (s *server) joinTable(c *fiber.Ctx) error {
 	if err := decodeBody(c, &req); err != nil {
 		return err
 	}
-	req.Name = models.CleanName(req.Name)
-	t, err := s.findTable(c)
+	code := strings.ToUpper(c.Params("code"))
+	st, ans, err := s.store.JoinTable(c.UserContext(), code, models.CleanName(req.Name),
+		reply(c, fiber.StatusCreated, func(st models.Seated) any { return fiber.Map{"seat": st.Seat, "seatToken": st.Token} }))
 	if err != nil {
 		return err
 	}
-	if err := checkJoin(t, req.Name); err != nil {
-		return err
-	}
-	seat, token, err := s.store.AddSeat(c.UserContext(), t.Code, strings.TrimSpace(req.Name))
-	if err != nil {
-		return err
-	}
-	_, _ = s.publish(c, t.Code)
-	return c.Status(fiber.StatusCreated).JSON(fiber.Map{"seat": seat, "seatToken": token})
-}
-
-// checkJoin refuses a name already seated and a table already full.
-func checkJoin(t *models.Table, name string) error {
-	seen := map[string]bool{}
-	for _, st := range t.Seats {
-		seen[scoring.NameKey(st.Name)] = true
-	}
-	if msg := checkName(name, seen); msg != "" {
-		return &scoring.ValidationError{Errors: []scoring.FieldError{{Pointer: "/name", Detail: msg}}}
-	}
-	g, _ := scoring.Lookup(t.Game)
-	if most := g.Spec().MaxPlayers; len(t.Seats) >= most {
-		return errorf(fiber.StatusConflict, "this table is full: %s is for at most %d players", g.Spec().Name, most)
-	}
-	return nil
+	s.send(code, view(st.State, s.cfg.Now()))
+	return sendAnswer(c, ans)
 }
 
 // claimSeat answers POST /api/v1/tables/{code}/seats/{seat}/claim.
@@ -201,21 +188,19 @@ func (s *server) claimSeat(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	token, err := s.store.ClaimSeat(c.UserContext(), strings.ToUpper(c.Params("code")), seat)
+	code := strings.ToUpper(c.Params("code"))
+	st, ans, err := s.store.ClaimSeatAt(c.UserContext(), code, seat,
+		reply(c, fiber.StatusOK, func(st models.Seated) any { return fiber.Map{"seatToken": st.Token} }))
 	if err != nil {
 		return err
 	}
-	_, _ = s.publish(c, strings.ToUpper(c.Params("code")))
-	return c.JSON(fiber.Map{"seatToken": token})
+	s.send(code, view(st.State, s.cfg.Now()))
+	return sendAnswer(c, ans)
 }
 
 // putBoard answers PUT /api/v1/tables/{code}/seats/{seat}/board. The board
 // is saved even when it breaks a rule, so nothing typed is lost; the answer's
 // errors say what to fix, and finishing refuses until it is fixed.
-//
-// It asks the store once: PutBoard authorises, checks the version, saves
-// and returns the table after the write in one transaction. The answer and
-// the live event are scored from that table, outside the transaction.
 func (s *server) putBoard(c *fiber.Ctx) error {
 	seat, err := seatParam(c)
 	if err != nil {
@@ -242,99 +227,50 @@ func (s *server) putBoard(c *fiber.Ctx) error {
 		}
 		return err
 	}
-	t, _, err := s.store.PutBoard(c.UserContext(), models.BoardPut{Code: code, Token: token, Seat: seat, Board: board,
-		IfVersion: ifVersion, Allow: func(role models.Role) error {
-			if err := rejectRole(c, role); err != nil {
-				return err
-			}
-			return permit(role, seat)
-		}})
+	now := s.cfg.Now()
+	var sent tableView
+	st, ans, err := s.store.PutBoard(c.UserContext(), models.BoardPut{Code: code, Token: token, Seat: seat, Board: board, IfVersion: ifVersion},
+		reply(c, fiber.StatusOK, func(st models.TableState) any {
+			sent = view(st, now)
+			v := sent.in(catalogOf(c))
+			return fiber.Map{"version": v.Version, "standings": v.Standings, "errors": v.Errors}
+		}))
 	if errors.Is(err, models.ErrTracked) {
 		return errorf(fiber.StatusConflict, "this table is played move by move: undo every move to change a hotel by hand")
 	}
 	if err != nil {
 		return err
 	}
-	// No moves: PutBoard refuses a table played move by move.
-	v := view(t, nil, s.cfg.Now())
-	_ = s.send(code, v)
-	c.Set(fiber.HeaderETag, fmt.Sprintf(`"%d"`, v.Version))
-	v = v.in(catalogOf(c))
-	return c.JSON(fiber.Map{"version": v.Version, "standings": v.Standings, "errors": v.Errors})
+	s.send(code, sent)
+	c.Set(fiber.HeaderETag, fmt.Sprintf(`"%d"`, st.Table.Version))
+	return sendAnswer(c, ans)
 }
 
 // finishTable answers POST /api/v1/tables/{code}/finish (host only). It
 // refuses while phones hold unsent edits, unless the body says
 // {"force": true}.
 func (s *server) finishTable(c *fiber.Ctx) error {
-	code, err := s.authorize(c, -1)
+	token, err := bearerToken(c)
 	if err != nil {
 		return err
 	}
 	force, err := finishForced(c)
 	if err != nil {
-		return err
-	}
-	t, v, err := s.loadView(c.UserContext(), code)
-	if err != nil {
-		return err
-	}
-	if err := finishable(t, v, force); err != nil {
-		return err
-	}
-	standings, err := json.Marshal(v.Standings)
-	if err != nil {
-		return err
-	}
-	// The seats' final boards as shown: for a table played move by move,
-	// the hotels the moves built rather than the hotels as set up.
-	boards := make([]json.RawMessage, len(v.Seats))
-	for i, st := range v.Seats {
-		boards[i] = st.Board
-	}
-	playID, err := s.store.FinishTableWithBoards(c.UserContext(), code, t.Version, standings, boards)
-	if err != nil {
-		return err
-	}
-	_, _ = s.publish(c, code)
-	return c.JSON(fiber.Map{"playId": playID, "standings": catalogOf(c).Result(v.Standings)})
-}
-
-// finishable says why a table cannot be finished yet, or nil. Unsent
-// edits are told before broken boards: the missing edit may be the fix.
-func finishable(t *models.Table, v tableView, force bool) error {
-	if t.Status == models.StatusFinished {
-		return errorf(fiber.StatusConflict, "this table is already finished")
-	}
-	if !force {
-		if err := unsentEdits(v); err != nil {
-			return err
+		if _, aerr := s.authorize(c, -1); aerr != nil {
+			return aerr
 		}
+		return err
 	}
-	if v.Standings == nil {
-		return &scoring.ValidationError{Errors: v.Errors}
+	code := strings.ToUpper(c.Params("code"))
+	f, ans, err := s.store.Finish(c.UserContext(), code, token, force,
+		reply(c, fiber.StatusOK, func(f models.Finished) any {
+			return fiber.Map{"playId": f.PlayID, "standings": catalogOf(c).Result(f.State.Standings)}
+		}))
+	if err != nil {
+		return err
 	}
-	g, _ := scoring.Lookup(t.Game)
-	spec := g.Spec()
-	if len(t.Seats) < spec.MinPlayers {
-		return errorf(fiber.StatusUnprocessableEntity, "%s needs at least %d players", spec.Name, spec.MinPlayers)
-	}
-	if !v.Standings.Complete {
-		return errorf(fiber.StatusUnprocessableEntity, "the game is not over yet: %s", scoring.Word("api.word.", endCondition(t.Game)))
-	}
-	return nil
-}
-
-func endCondition(game string) string {
-	switch game {
-	case "insectarium":
-		return "every display needs all 9 cards"
-	case "insecta":
-		return "someone must have 12 tiles in their collection"
-	case "insektenhotel":
-		return "one hotel must be full"
-	}
-	return "the boards do not meet the end condition"
+	s.send(code, view(f.State, s.cfg.Now()))
+	return sendAnswer(c, ans)
 }
 
 // findTable loads the table named by the :code parameter.
@@ -342,65 +278,20 @@ func (s *server) findTable(c *fiber.Ctx) (*models.Table, error) {
 	return s.store.FindTableByCode(c.UserContext(), strings.ToUpper(c.Params("code")))
 }
 
-// loadView loads a table with its moves and builds its JSON.
-func (s *server) loadView(ctx context.Context, code string) (*models.Table, tableView, error) {
-	t, err := s.store.FindTableByCode(ctx, code)
-	if err != nil {
-		return nil, tableView{}, err
-	}
-	moves, err := s.loadMoves(ctx, t)
-	if err != nil {
-		return nil, tableView{}, err
-	}
-	return t, view(t, moves, s.cfg.Now()), nil
-}
-
-// view builds the table JSON at now, scoring the boards as they stand; a
-// tracked Insektenhotel table is scored from the hotels its moves built.
-func view(t *models.Table, moves []scoring.HotelMove, now time.Time) tableView {
+// view builds the table JSON of a table's state at now.
+func view(st models.TableState, now time.Time) tableView {
+	t := st.Table
 	v := tableView{Code: t.Code, Game: t.Game, Status: string(t.Status), Variants: t.Variants, First: t.First,
-		Seats: make([]seatView, len(t.Seats)), Errors: []scoring.FieldError{}, Version: t.Version}
+		Seats: make([]seatView, len(t.Seats)), Standings: st.Standings, Errors: st.Errors, Hotel: st.Hotel,
+		Version: t.Version, PlayID: t.PlayID}
 	if v.Variants == nil {
 		v.Variants = map[string]int{}
 	}
-	req := scoring.Request{Players: make([]scoring.PlayerInput, len(t.Seats)), Variants: t.Variants}
-	for i, st := range t.Seats {
-		board := st.Board
-		if len(board) == 0 {
-			board = json.RawMessage("null")
-		}
-		v.Seats[i] = seatView{Seat: st.Seat, Name: st.Name, Claimed: st.Claimed, Board: board, Sync: syncOf(st.Sync, now)}
-		req.Players[i] = scoring.PlayerInput{Name: st.Name, Board: board}
+	if v.Errors == nil {
+		v.Errors = []scoring.FieldError{}
 	}
-	if len(moves) > 0 {
-		if st, err := replay(t, moves); err == nil {
-			v.Hotel = st
-			for i, b := range st.Boards() {
-				v.Seats[i].Board = b
-				req.Players[i].Board = b
-			}
-		}
-	}
-	if len(t.Seats) == 0 {
-		return v
-	}
-	if t.Status == models.StatusFinished && len(t.Standings) > 0 {
-		// History keeps the result as recorded; a later rules fix must
-		// not rewrite a finished game.
-		var res scoring.Result
-		if err := json.Unmarshal(t.Standings, &res); err == nil {
-			v.Standings, v.PlayID = &res, t.PlayID
-			return v
-		}
-	}
-	g, _ := scoring.Lookup(t.Game)
-	res, err := scoring.Score(g, req)
-	var verr *scoring.ValidationError
-	switch {
-	case errors.As(err, &verr):
-		v.Errors = verr.Errors
-	case err == nil:
-		v.Standings = res
+	for i, seat := range t.Seats {
+		v.Seats[i] = seatView{Seat: seat.Seat, Name: seat.Name, Claimed: seat.Claimed, Board: st.Boards[i], Sync: syncOf(seat.Sync, now)}
 	}
 	return v
 }
@@ -417,31 +308,27 @@ func (v tableView) in(cat scoring.Catalog) tableView {
 	return v
 }
 
-// publish sends the table's current state to its live streams and returns
-// the view it sent.
-//
-// The change itself is saved by then, so callers that answer without the
-// view may ignore the error: it is logged here, and streams catch up with
-// the next change or reconnect.
-func (s *server) publish(c *fiber.Ctx, code string) (tableView, error) {
-	_, v, err := s.loadView(c.UserContext(), code)
+// publish sends the table's current state to its live streams. The
+// change itself is saved by then: an error is logged, and streams catch up
+// with the next change or reconnect.
+func (s *server) publish(c *fiber.Ctx, code string) {
+	st, err := s.store.ReadTable(c.UserContext(), code)
 	if err != nil {
 		s.log.Warn("live update not sent", "code", code, "err", err)
-		return tableView{}, err
+		return
 	}
-	return v, s.send(code, v)
+	s.send(code, view(st, s.cfg.Now()))
 }
 
 // send sends v to the table's live streams. An error is logged here;
 // streams catch up with the next change or reconnect.
-func (s *server) send(code string, v tableView) error {
+func (s *server) send(code string, v tableView) {
 	ev, err := s.event(code, v)
 	if err != nil {
 		s.log.Warn("live update not sent", "code", code, "err", err)
-		return err
+		return
 	}
 	s.broker.Publish(code, ev)
-	return nil
 }
 
 // authorize checks the bearer token against the table of the :code

@@ -179,13 +179,6 @@ func (s *Store) MergePlayers(ctx context.Context, group, fromID, intoID string) 
 		if err := mergeFigures(tx, fromID, intoID); err != nil {
 			return err
 		}
-		for i, f := range firsts {
-			if i == 0 || firsts[i-1].Game != f.Game {
-				if err := mergeStats(tx, group, f.Game, fromID, intoID); err != nil {
-					return err
-				}
-			}
-		}
 		for _, table := range []string{"rating_history", "player_stats"} {
 			if err := tx.Exec("DELETE FROM "+table+" WHERE player_id = ?", fromID).Error; err != nil {
 				return err
@@ -201,6 +194,9 @@ func (s *Store) MergePlayers(ctx context.Context, group, fromID, intoID string) 
 			if err := markRebuild(tx, group, f.Game, f.FinishedAt, f.ID, []string{intoID}); err != nil {
 				return err
 			}
+			if err := keepFigures(tx, group, f.Game, []string{intoID}); err != nil {
+				return err
+			}
 		}
 		return nil
 	})
@@ -209,45 +205,6 @@ func (s *Store) MergePlayers(ctx context.Context, group, fromID, intoID string) 
 	}
 	s.kickRebuilds()
 	return nil
-}
-
-// mergeStats adds from's figures in a game to into's, so that the answer
-// to a merge shows the plays, wins and scores of both at once; the
-// ratings, which depend on the order of the plays, follow with the
-// rebuild, which also computes into's figures again.
-func mergeStats(tx *gorm.DB, group, game, fromID, intoID string) error {
-	var rows []statsRow
-	if err := tx.Where("group_id = ? AND game = ? AND player_id IN ?", group, game, []string{fromID, intoID}).Find(&rows).Error; err != nil {
-		return err
-	}
-	var from, into *statsRow
-	for i := range rows {
-		if rows[i].PlayerID == fromID {
-			from = &rows[i]
-		} else {
-			into = &rows[i]
-		}
-	}
-	if from == nil {
-		return nil
-	}
-	if into == nil {
-		st := *from
-		st.PlayerID = intoID
-		return tx.Create(&st).Error
-	}
-	into.Plays += from.Plays
-	into.Wins += from.Wins
-	into.ScoreSum += from.ScoreSum
-	into.RatedPlays += from.RatedPlays
-	into.BestScore = max(into.BestScore, from.BestScore)
-	if from.LastPlayedAt.After(into.LastPlayedAt) {
-		into.LastPlayedAt = from.LastPlayedAt
-	}
-	return tx.Model(&statsRow{}).Where("group_id = ? AND game = ? AND player_id = ?", group, game, intoID).Updates(map[string]any{
-		"plays": into.Plays, "wins": into.Wins, "score_sum": into.ScoreSum, "rated_plays": into.RatedPlays,
-		"best_score": into.BestScore, "last_played_at": into.LastPlayedAt,
-	}).Error
 }
 
 // findPlayer returns the player if it belongs to group, else ErrNotFound:

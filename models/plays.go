@@ -159,40 +159,80 @@ type entry struct {
 // scoring.Score (result has one entry per player, in order), and updates
 // the group's leaderboard. It returns the play's id.
 func (s *Store) LogPlay(ctx context.Context, group string, lp LoggedPlay, result *scoring.Result) (string, error) {
-	row, entries, err := loggedPlayRow(lp, result)
+	p, _, err := s.RecordPlay(ctx, group, lp, result, nil)
 	if err != nil {
 		return "", err
 	}
+	return p.ID, nil
+}
+
+// RecordPlay is LogPlay as a change: in one transaction it records the
+// play, brings the group's kept figures up to date and answers with the
+// play as recorded.
+func (s *Store) RecordPlay(ctx context.Context, group string, lp LoggedPlay, result *scoring.Result, reply Reply[*Play]) (*Play, IdempotentAnswer, error) {
+	row, entries, err := loggedPlayRow(lp, result)
+	if err != nil {
+		return nil, IdempotentAnswer{}, err
+	}
 	if row.ID, err = newPlayID(s.Rand); err != nil {
-		return "", err
+		return nil, IdempotentAnswer{}, err
 	}
 	row.GroupID = group
-	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	var (
+		p   *Play
+		ans IdempotentAnswer
+	)
+	err = s.transact(ctx, func(tx *gorm.DB) error {
 		if err := lockGroup(tx, group); err != nil {
 			return err
 		}
 		if err := tx.Create(&row).Error; err != nil {
 			return err
 		}
-		return s.recordPlayers(tx, row, entries)
+		if err := s.recordPlayers(tx, row, entries); err != nil {
+			return err
+		}
+		return answerPlay(ctx, tx, group, row.ID, reply, &p, &ans)
 	})
 	if err != nil {
-		return "", translate(err)
+		return nil, IdempotentAnswer{}, err
 	}
 	s.kickRebuilds()
-	return row.ID, nil
+	return p, ans, nil
+}
+
+// answerPlay reads a play just changed and answers with it.
+func answerPlay(ctx context.Context, tx *gorm.DB, group, id string, reply Reply[*Play], p **Play, ans *IdempotentAnswer) error {
+	var err error
+	if *p, err = readPlay(tx, group, id); err != nil {
+		return err
+	}
+	*ans, err = answer(ctx, tx, reply, *p)
+	return err
 }
 
 // EditPlay replaces what a play recorded (game, time, players, boards and
-// result, scored by the caller as for LogPlay) and has the leaderboards it
-// touches rebuilt in the background, from the play's earlier place. The
-// play keeps its id and its table.
+// result, scored by the caller as for LogPlay). The play keeps its id and
+// its table.
 func (s *Store) EditPlay(ctx context.Context, group, id string, lp LoggedPlay, result *scoring.Result) error {
+	_, _, err := s.ChangePlay(ctx, group, id, lp, result, nil)
+	return err
+}
+
+// ChangePlay is EditPlay as a change: in one transaction it replaces the
+// play, brings the kept figures of the players it had and has up to date,
+// marks the ratings of the games it touches for a rebuild in the
+// background from the play's earlier place, and answers with the play.
+func (s *Store) ChangePlay(ctx context.Context, group, id string, lp LoggedPlay, result *scoring.Result, reply Reply[*Play]) (*Play, IdempotentAnswer, error) {
 	row, entries, err := loggedPlayRow(lp, result)
 	if err != nil {
-		return err
+		return nil, IdempotentAnswer{}, err
 	}
-	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	var (
+		p   *Play
+		ans IdempotentAnswer
+	)
+	err = s.transact(ctx, func(tx *gorm.DB) error {
 		if err := lockGroup(tx, group); err != nil {
 			return err
 		}
@@ -234,20 +274,37 @@ func (s *Store) EditPlay(ctx context.Context, group, id string, lp LoggedPlay, r
 		if err := f.write(tx); err != nil {
 			return err
 		}
-		return markRebuild(tx, group, row.Game, row.FinishedAt, id, now)
+		if err := markRebuild(tx, group, row.Game, row.FinishedAt, id, now); err != nil {
+			return err
+		}
+		if err := keepFigures(tx, group, old.Game, playersOf(was)); err != nil {
+			return err
+		}
+		if err := keepFigures(tx, group, row.Game, now); err != nil {
+			return err
+		}
+		return answerPlay(ctx, tx, group, id, reply, &p, &ans)
 	})
 	if err != nil {
-		return translate(err)
+		return nil, IdempotentAnswer{}, err
 	}
 	s.kickRebuilds()
-	return nil
+	return p, ans, nil
 }
 
-// DeletePlay removes a play from the group's history and has its game's
-// leaderboard rebuilt in the background. The table it was finished at
-// stays finished, with no result.
+// DeletePlay removes a play from the group's history. The table it was
+// finished at stays finished, with no result.
 func (s *Store) DeletePlay(ctx context.Context, group, id string) error {
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	_, err := s.RemovePlay(ctx, group, id, nil)
+	return err
+}
+
+// RemovePlay is DeletePlay as a change: in one transaction it removes
+// the play, brings its players' kept figures up to date and marks its
+// game's ratings for a rebuild in the background.
+func (s *Store) RemovePlay(ctx context.Context, group, id string, reply Reply[string]) (IdempotentAnswer, error) {
+	var ans IdempotentAnswer
+	err := s.transact(ctx, func(tx *gorm.DB) error {
 		if err := lockGroup(tx, group); err != nil {
 			return err
 		}
@@ -265,13 +322,20 @@ func (s *Store) DeletePlay(ctx context.Context, group, id string) error {
 		if err := countPlay(tx, group, old.Game, was, -1); err != nil {
 			return err
 		}
-		return markRebuild(tx, group, old.Game, old.FinishedAt, id, playersOf(was))
+		if err := markRebuild(tx, group, old.Game, old.FinishedAt, id, playersOf(was)); err != nil {
+			return err
+		}
+		if err := keepFigures(tx, group, old.Game, playersOf(was)); err != nil {
+			return err
+		}
+		ans, err = answer(ctx, tx, reply, id)
+		return err
 	})
 	if err != nil {
-		return translate(err)
+		return IdempotentAnswer{}, err
 	}
 	s.kickRebuilds()
-	return nil
+	return ans, nil
 }
 
 // FindPlay returns a play of the group with every player's board and
@@ -282,50 +346,58 @@ func (s *Store) FindPlay(ctx context.Context, group, id string) (*Play, error) {
 		if err := groupExists(tx, group); err != nil {
 			return err
 		}
-		row, err := findPlayRow(tx, group, id)
-		if err != nil {
-			return err
-		}
-		p = &Play{ID: row.ID, Group: row.GroupID, Game: row.Game, Variants: map[string]int{},
-			StartedAt: row.StartedAt.UTC(), FinishedAt: row.FinishedAt.UTC(), Standings: json.RawMessage(row.Standings), Players: []PlayPlayer{},
-			PlayNotes: row.notes()}
-		if err := json.Unmarshal([]byte(row.Variants), &p.Variants); err != nil {
-			return fmt.Errorf("models: variants of play %s: %w", id, err)
-		}
-		if row.TableID != nil {
-			var codes []string
-			if err := tx.Model(&tableRow{}).Where("id = ?", *row.TableID).Pluck("code", &codes).Error; err != nil {
-				return err
-			}
-			if len(codes) == 1 {
-				p.TableCode = codes[0]
-			}
-		}
-		var rows []struct {
-			Row    playPlayerRow `gorm:"embedded"`
-			Player string
-		}
-		err = tx.Table("play_players AS pp").Select("pp.*, players.name AS player").
-			Joins("JOIN players ON players.id = pp.player_id").Where("pp.play_id = ?", id).Order("pp.seat").Scan(&rows).Error
-		if err != nil {
-			return err
-		}
-		for _, rr := range rows {
-			r := rr.Row
-			pp := PlayPlayer{Seat: r.Seat, PlayerID: r.PlayerID, Player: rr.Player, NameAsEntered: r.NameAsEntered,
-				Total: r.Total, Rank: r.Rank, Winner: r.Winner, Breakdown: []scoring.Line{}}
-			if err := json.Unmarshal([]byte(r.Breakdown), &pp.Breakdown); err != nil {
-				return fmt.Errorf("models: breakdown of play %s seat %d: %w", id, r.Seat, err)
-			}
-			if r.Board != nil {
-				pp.Board = json.RawMessage(*r.Board)
-			}
-			p.Players = append(p.Players, pp)
-		}
-		return nil
+		var err error
+		p, err = readPlay(tx, group, id)
+		return err
 	})
 	if err != nil {
 		return nil, err
+	}
+	return p, nil
+}
+
+// readPlay reads a play of the group with every player's board and
+// breakdown.
+func readPlay(tx *gorm.DB, group, id string) (*Play, error) {
+	row, err := findPlayRow(tx, group, id)
+	if err != nil {
+		return nil, err
+	}
+	p := &Play{ID: row.ID, Group: row.GroupID, Game: row.Game, Variants: map[string]int{},
+		StartedAt: row.StartedAt.UTC(), FinishedAt: row.FinishedAt.UTC(), Standings: json.RawMessage(row.Standings), Players: []PlayPlayer{},
+		PlayNotes: row.notes()}
+	if err := json.Unmarshal([]byte(row.Variants), &p.Variants); err != nil {
+		return nil, fmt.Errorf("models: variants of play %s: %w", id, err)
+	}
+	if row.TableID != nil {
+		var codes []string
+		if err := tx.Model(&tableRow{}).Where("id = ?", *row.TableID).Pluck("code", &codes).Error; err != nil {
+			return nil, err
+		}
+		if len(codes) == 1 {
+			p.TableCode = codes[0]
+		}
+	}
+	var rows []struct {
+		Row    playPlayerRow `gorm:"embedded"`
+		Player string
+	}
+	err = tx.Table("play_players AS pp").Select("pp.*, players.name AS player").
+		Joins("JOIN players ON players.id = pp.player_id").Where("pp.play_id = ?", id).Order("pp.seat").Scan(&rows).Error
+	if err != nil {
+		return nil, err
+	}
+	for _, rr := range rows {
+		r := rr.Row
+		pp := PlayPlayer{Seat: r.Seat, PlayerID: r.PlayerID, Player: rr.Player, NameAsEntered: r.NameAsEntered,
+			Total: r.Total, Rank: r.Rank, Winner: r.Winner, Breakdown: []scoring.Line{}}
+		if err := json.Unmarshal([]byte(r.Breakdown), &pp.Breakdown); err != nil {
+			return nil, fmt.Errorf("models: breakdown of play %s seat %d: %w", id, r.Seat, err)
+		}
+		if r.Board != nil {
+			pp.Board = json.RawMessage(*r.Board)
+		}
+		p.Players = append(p.Players, pp)
 	}
 	return p, nil
 }
@@ -615,7 +687,10 @@ func stepOrMark(tx *gorm.DB, play playRow, seated []seatedResult, later bool) er
 		}
 	}
 	if pending {
-		return markRebuild(tx, play.GroupID, play.Game, play.FinishedAt, play.ID, playersOf(seated))
+		if err := markRebuild(tx, play.GroupID, play.Game, play.FinishedAt, play.ID, playersOf(seated)); err != nil {
+			return err
+		}
+		return keepFigures(tx, play.GroupID, play.Game, playersOf(seated))
 	}
 	return stepGame(tx, play.GroupID, play.Game, play.ID, play.FinishedAt, seated)
 }

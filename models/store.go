@@ -111,6 +111,9 @@ type Store struct {
 	// rebuildStepDone, when set, is called after each step of a rebuild
 	// commits, with the worker's context: tests stop a rebuild half-way.
 	rebuildStepDone func(ctx context.Context)
+	// AfterChange, when set, runs after each change commits: the crash
+	// tests kill the server there, between a change and its answer.
+	AfterChange func()
 	// stopCheckpoints ends the checkpoint goroutine of a SQLite file and
 	// waits for it; nil elsewhere.
 	stopCheckpoints func()

@@ -170,29 +170,39 @@ const codeAttempts = 8
 // host token, which is shown once: only its hash is kept. Two names that
 // differ only in case or spacing are ErrConflict.
 func (s *Store) CreateTable(ctx context.Context, nt NewTable) (table *Table, hostToken string, err error) {
+	st, _, err := s.StartTable(ctx, nt, nil)
+	return st.State.Table, st.Token, err
+}
+
+// StartTable is CreateTable as a change: in one transaction it starts the
+// table and answers with it and the host token (Seated's Seat is -1).
+func (s *Store) StartTable(ctx context.Context, nt NewTable, reply Reply[Seated]) (Seated, IdempotentAnswer, error) {
+	var (
+		out Seated
+		ans IdempotentAnswer
+	)
 	if nt.Boards != nil && len(nt.Boards) != len(nt.Names) {
-		return nil, "", fmt.Errorf("models: %d boards for %d names", len(nt.Boards), len(nt.Names))
+		return out, ans, fmt.Errorf("models: %d boards for %d names", len(nt.Boards), len(nt.Names))
 	}
 	variants, err := encodeVariants(nt.Variants)
 	if err != nil {
-		return nil, "", err
+		return out, ans, err
 	}
 	boards := make([]*string, len(nt.Names))
 	for i := range nt.Boards {
 		if boards[i], err = boardText(nt.Boards[i]); err != nil {
-			return nil, "", err
+			return out, ans, err
 		}
 	}
 	host, err := newToken(s.Rand)
 	if err != nil {
-		return nil, "", err
+		return out, ans, err
 	}
 	now := s.now()
 	group := groupOrDefault(nt.Group)
 	row := tableRow{Game: nt.Game, HostTokenHash: hashToken(host), Variants: variants, FirstSeat: nt.First,
 		Status: StatusOpen, Version: 1, CreatedAt: now, UpdatedAt: now, GroupID: &group}
-	var t *Table
-	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err = s.transact(ctx, func(tx *gorm.DB) error {
 		if err := groupExists(tx, group); err != nil {
 			return err
 		}
@@ -200,7 +210,8 @@ func (s *Store) CreateTable(ctx context.Context, nt NewTable) (table *Table, hos
 		if err != nil {
 			return err
 		}
-		if t, err = tableFromRow(row); err != nil {
+		t, err := tableFromRow(row)
+		if err != nil {
 			return err
 		}
 		for i, name := range nt.Names {
@@ -214,12 +225,14 @@ func (s *Store) CreateTable(ctx context.Context, nt NewTable) (table *Table, hos
 			}
 			t.Seats = append(t.Seats, seatFromRow(seat))
 		}
-		return nil
+		out = Seated{State: evaluate(t, nil), Seat: -1, Token: host}
+		ans, err = answer(ctx, tx, reply, out)
+		return err
 	})
 	if err != nil {
-		return nil, "", translate(err)
+		return Seated{}, IdempotentAnswer{}, err
 	}
-	return t, host, nil
+	return out, ans, nil
 }
 
 // insertWithFreshCode inserts row under a new random code, drawing again
@@ -406,138 +419,7 @@ func (s *Store) saveBoard(ctx context.Context, code string, seat int, board json
 // from the moves, and a board saved by hand is refused.
 var ErrTracked = errors.New("models: the table is played move by move")
 
-// BoardPut is one board write as a request asks it: who asks (Token), for
-// which seat, the board (JSON null clears it) and the version it was made
-// against (IfVersion, optional).
-type BoardPut struct {
-	Code      string
-	Token     string
-	Seat      int
-	Board     json.RawMessage
-	IfVersion *int
-	// Allow says whether the token's role may write the seat; its error
-	// is returned as is and nothing is saved. A role without rights
-	// reaches it too, so it decides how a wrong token is told.
-	Allow func(Role) error
-}
-
-// PutBoard is a board write in one transaction: it authorises the token,
-// refuses a table played move by move (ErrTracked), a finished one and a
-// stale IfVersion, saves the board, marks the seat's phone as heard from
-// when the token is the seat's own (as SaveOwnBoard), and returns the
-// table as it stands after the write, with the token's role. On
-// PostgreSQL that is four round trips: BEGIN, one read under the table's
-// lock, one write, COMMIT.
-func (s *Store) PutBoard(ctx context.Context, p BoardPut) (*Table, Role, error) {
-	none := Role{Seat: -1}
-	text, err := boardText(p.Board)
-	if err != nil {
-		return nil, none, err
-	}
-	role := none
-	var t *Table
-	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		var rows []boardPutRow
-		q := `SELECT t.id, t.code, t.game, t.host_token_hash, t.variants, t.status, t.version, t.first_seat,
-			t.created_at, t.updated_at, t.finished_at, t.group_id,
-			EXISTS (SELECT 1 FROM moves m WHERE m.table_id = t.id) AS has_moves,
-			s.seat AS seat_no, s.name AS seat_name, s.token_hash AS seat_token_hash, s.claimed AS seat_claimed,
-			s.board AS seat_board, s.last_seen_at AS seat_last_seen_at, s.unsent AS seat_unsent,
-			s.unsent_since AS seat_unsent_since
-			FROM tables t LEFT JOIN seats s ON s.table_id = t.id
-			WHERE t.code = ? ORDER BY s.seat`
-		if s.isPostgres() {
-			q += " FOR UPDATE OF t"
-		}
-		if err := tx.Raw(q, normalizeCode(p.Code)).Scan(&rows).Error; err != nil {
-			return err
-		}
-		if len(rows) == 0 {
-			return ErrNotFound
-		}
-		row := rows[0].Table
-		if p.Token != "" {
-			if tokenMatches(p.Token, &row.HostTokenHash) {
-				role = Role{Host: true, Seat: -1}
-			} else {
-				for _, r := range rows {
-					if r.SeatNo != nil && r.SeatTokenHash != nil && tokenMatches(p.Token, r.SeatTokenHash) {
-						role = Role{Seat: *r.SeatNo}
-						break
-					}
-				}
-			}
-		}
-		if p.Allow != nil {
-			if err := p.Allow(role); err != nil {
-				return err
-			}
-		} else if !role.CanEditSeat(p.Seat) {
-			return fmt.Errorf("models: the token may not write seat %d", p.Seat)
-		}
-		if rows[0].HasMoves {
-			return ErrTracked
-		}
-		if row.Status == StatusFinished {
-			return ErrFinished
-		}
-		if p.IfVersion != nil && *p.IfVersion != row.Version {
-			return &VersionError{Current: row.Version}
-		}
-		now := s.now()
-		own := !role.Host
-		row.Version++
-		row.UpdatedAt = now
-		var err error
-		if t, err = tableFromRow(row); err != nil {
-			return err
-		}
-		found := false
-		for _, r := range rows {
-			if r.SeatNo == nil {
-				continue
-			}
-			st := seatFromRow(r.seatRow())
-			if st.Seat == p.Seat {
-				found = true
-				st.Board = nil
-				if text != nil {
-					st.Board = json.RawMessage(*text)
-				}
-				if own {
-					st.Sync = SeatSync{LastSeenAt: &now}
-				}
-			}
-			t.Seats = append(t.Seats, st)
-		}
-		if !found {
-			return ErrNotFound
-		}
-		seatSet, args := "board = ?, updated_at = ?", []any{text, now}
-		if own {
-			seatSet += ", last_seen_at = ?, unsent = 0, unsent_since = NULL"
-			args = append(args, now)
-		}
-		args = append(args, row.ID, p.Seat)
-		if s.isPostgres() {
-			// One statement, one round trip: the seat's update rides in a
-			// CTE of the table's.
-			args = append(args, row.Version, now, row.ID)
-			return tx.Exec("WITH s AS (UPDATE seats SET "+seatSet+" WHERE table_id = ? AND seat = ?) "+
-				"UPDATE tables SET version = ?, updated_at = ? WHERE id = ?", args...).Error
-		}
-		if err := tx.Exec("UPDATE seats SET "+seatSet+" WHERE table_id = ? AND seat = ?", args...).Error; err != nil {
-			return err
-		}
-		return tx.Exec("UPDATE tables SET version = ?, updated_at = ? WHERE id = ?", row.Version, now, row.ID).Error
-	})
-	if err != nil {
-		return nil, role, translate(err)
-	}
-	return t, role, nil
-}
-
-// boardPutRow is one row of PutBoard's read: the table, whether it has
+// boardPutRow is one row of readTable's read: the table, whether it has
 // moves, and one of its seats (none when it has no seats).
 type boardPutRow struct {
 	Table           tableRow `gorm:"embedded"`

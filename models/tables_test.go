@@ -115,8 +115,8 @@ func TestCreateTableFirstSeat(t *testing.T) {
 		if found.First != 2 {
 			t.Errorf("FindTableByCode: first = %d, want 2", found.First)
 		}
-		put, _, err := s.PutBoard(ctx, BoardPut{Code: got.Code, Token: host, Seat: 1, Board: json.RawMessage(`{"hotel":"green"}`),
-			Allow: func(Role) error { return nil }})
+		putState, _, err := s.PutBoard(ctx, BoardPut{Code: got.Code, Token: host, Seat: 1, Board: json.RawMessage(`{"hotel":"green"}`)}, nil)
+		put := putState.Table
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -140,7 +140,7 @@ func TestBrowserTableLiveDeltas(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, _, err := srv.store.PutBoard(context.Background(), models.BoardPut{Code: code, Token: token, Seat: 1,
-		Board: json.RawMessage(board(1, 40)), Allow: func(models.Role) error { return nil }}); err != nil {
+		Board: json.RawMessage(board(1, 40))}, nil); err != nil {
 		t.Fatal(err)
 	}
 	after := getTable(t, srv.base, code)
