@@ -73,7 +73,17 @@ func (s *Store) readTable(tx *gorm.DB, code, token string, lock bool) (*openTabl
 		FROM tables t LEFT JOIN seats s ON s.table_id = t.id
 		WHERE t.code = ? ORDER BY s.seat`
 	if lock && s.isPostgres() {
-		q += " FOR UPDATE OF t"
+		// The lock first, in a statement of its own: a statement that
+		// waits for a lock reads the locked row again once it has it,
+		// but the seats joined to it as they were before it waited.
+		// The read after it sees every change committed before.
+		var ids []int64
+		if err := tx.Raw("SELECT id FROM tables WHERE code = ? FOR UPDATE", normalizeCode(code)).Scan(&ids).Error; err != nil {
+			return nil, err
+		}
+		if len(ids) == 0 {
+			return nil, ErrNotFound
+		}
 	}
 	var rows []boardPutRow
 	if err := tx.Raw(q, normalizeCode(code)).Scan(&rows).Error; err != nil {
@@ -317,9 +327,9 @@ type BoardPut struct {
 // board, marks the seat's phone as heard from when the token is the
 // seat's own, and answers with the table as it stands after the write.
 // The board is saved even when it breaks a rule, so nothing typed is
-// lost; the state's errors say what to fix. On PostgreSQL that is four
-// round trips: BEGIN, one read under the table's lock, one write, COMMIT
-// (and one more to keep an idempotent answer).
+// lost; the state's errors say what to fix. On PostgreSQL that is five
+// round trips: BEGIN, the table's lock, one read, one write, COMMIT (and
+// one more to keep an idempotent answer).
 func (s *Store) PutBoard(ctx context.Context, p BoardPut, reply Reply[TableState]) (TableState, IdempotentAnswer, error) {
 	text, err := boardText(p.Board)
 	if err != nil {
