@@ -338,6 +338,10 @@ var drainTimeout = 10 * time.Second
 
 // serve starts the server and blocks until SIGINT or SIGTERM, then drains
 // open requests for up to ten seconds.
+// serving, when set, sees the store before the server starts: the crash
+// tests arm a kill between a change and its answer.
+var serving func(*models.Store)
+
 func serve(e env) error {
 	cfg, err := parseConfig(e.args, e.getenv, e.stderr)
 	if err != nil {
@@ -350,6 +354,9 @@ func serve(e env) error {
 		return err
 	}
 	defer store.Close()
+	if serving != nil {
+		serving(store)
+	}
 	broker, err := newBroker(ctx, cfg.DB, log)
 	if err != nil {
 		return err

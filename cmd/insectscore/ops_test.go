@@ -23,11 +23,19 @@ import (
 // TestMain runs insectscore's main instead of the tests when a test starts
 // this binary as a child with INSECTSCORE_TEST_MAIN=1, so that tests see
 // the real exit code and standard error. INSECTSCORE_TEST_DRAIN shortens
-// the drain.
+// the drain; INSECTSCORE_TEST_CRASH=after-change kills the server as soon
+// as a change commits.
 func TestMain(m *testing.M) {
 	if os.Getenv("INSECTSCORE_TEST_MAIN") == "1" {
 		if d, err := time.ParseDuration(os.Getenv("INSECTSCORE_TEST_DRAIN")); err == nil {
 			drainTimeout = d
+		}
+		if os.Getenv("INSECTSCORE_TEST_CRASH") == "after-change" {
+			// The process dies as a power cut would, right after a
+			// change commits: before anything else it would write.
+			serving = func(s *models.Store) {
+				s.AfterChange = func() { syscall.Kill(os.Getpid(), syscall.SIGKILL) }
+			}
 		}
 		main()
 		os.Exit(0)
