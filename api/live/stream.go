@@ -45,7 +45,7 @@ type StreamOptions struct {
 // Stream is one open event stream: a client following one table.
 //
 // Its table's hub writes each change's frame to the socket in one write
-// that never waits (hub.go); the stream's own goroutine, in Run, writes
+// that never waits (fanout.go); the stream's own goroutine, in Run, writes
 // the response head, the heartbeats, and what a full socket did not take,
 // so a client that reads slowly holds up only its own stream.
 type Stream struct {
