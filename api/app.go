@@ -15,6 +15,7 @@ import (
 	"github.com/gofiber/fiber/v2/middleware/limiter"
 	"github.com/gofiber/fiber/v2/middleware/recover"
 
+	"insectscore/api/live"
 	"insectscore/models"
 )
 
@@ -40,7 +41,7 @@ type Config struct {
 	Store *models.Store
 	// Broker carries live table updates to event streams; nil means an
 	// in-process broker.
-	Broker Broker
+	Broker live.Broker
 	// Heartbeat is how often idle event streams get a comment; zero means
 	// 15 seconds.
 	Heartbeat time.Duration
@@ -74,7 +75,7 @@ type server struct {
 	log    *slog.Logger
 	assets *assets
 	store  *models.Store
-	broker Broker
+	broker live.Broker
 	// proxies are the trusted reverse proxies; baseOrigin is the origin
 	// of Config.BaseURL, if set.
 	proxies    proxyList
@@ -85,9 +86,9 @@ type server struct {
 	streams *streamCaps
 	// recent holds each table's last live event, to send the next change
 	// as a delta.
-	recent *recentTables
+	recent *live.Recent
 	// hubs fan each table's changes out to its event streams.
-	hubs    *hubs
+	hubs    *live.Hubs
 	metrics *Metrics
 	// routeOf names the route of a request for the log and the metrics.
 	routeOf *routeTable
@@ -110,7 +111,7 @@ func New(cfg Config) (*fiber.App, error) {
 		return nil, errors.New("api: Config.Store is required")
 	}
 	if cfg.Broker == nil {
-		cfg.Broker = models.NewMemoryBroker()
+		cfg.Broker = live.NewMemoryBroker()
 	}
 	if cfg.IdempotencyTTL <= 0 {
 		cfg.IdempotencyTTL = defaultIdempotencyTTL
@@ -127,8 +128,8 @@ func New(cfg Config) (*fiber.App, error) {
 		return nil, err
 	}
 	s := &server{cfg: cfg, log: cfg.Logger, assets: a, store: cfg.Store, broker: cfg.Broker, proxies: proxies, metrics: cfg.Metrics,
-		guesses: newMissLimit(guessesPerMinute, guessWindow, cfg.Now), recent: newRecentTables(),
-		hubs:    newHubs(cfg.Broker),
+		guesses: newMissLimit(guessesPerMinute, guessWindow, cfg.Now), recent: live.NewRecent(),
+		hubs:    live.NewHubs(cfg.Broker),
 		streams: newStreamCaps(cfg.MaxStreamsPerClient, cfg.MaxStreams, cfg.Metrics.streamsChanged)}
 	if cfg.BaseURL != "" {
 		if s.baseOrigin, _ = normalOrigin(cfg.BaseURL); s.baseOrigin == "" {

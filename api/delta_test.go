@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"insectscore/models"
+	"insectscore/api/live"
 	"insectscore/models/pgtest"
 )
 
@@ -138,7 +138,7 @@ func TestTableDeltaFollowsEveryChange(t *testing.T) {
 		var bv, av struct{ Version int }
 		json.Unmarshal(before, &bv)
 		json.Unmarshal(after, &av)
-		d, err := tableDelta(&tableJSON{version: bv.Version, data: before}, &tableJSON{version: av.Version, data: after})
+		d, err := live.DeltaData(bv.Version, before, av.Version, after)
 		if err != nil {
 			t.Fatalf("%s: %v", ch.name, err)
 		}
@@ -160,7 +160,7 @@ func TestTableDeltaSmall(t *testing.T) {
 	before := mustCall(t, app, "GET", "/api/v1/tables/"+ct.Code, "", nil, 200).body
 	mustCall(t, app, "PUT", boardPath(ct.Code, 2), board(2, 17), host, 200)
 	after := mustCall(t, app, "GET", "/api/v1/tables/"+ct.Code, "", nil, 200).body
-	d, err := tableDelta(&tableJSON{version: 5, data: before}, &tableJSON{version: 6, data: after})
+	d, err := live.DeltaData(5, before, 6, after)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,36 +176,6 @@ func TestTableDeltaSmall(t *testing.T) {
 		t.Errorf("a delta of %d bytes for a table of %d, want at most a quarter", len(d), len(after))
 	}
 	t.Logf("a board saved on a four-player Insecta table: table %d bytes, delta %d: %s", len(after), len(d), d)
-}
-
-// TestParseJSON: the parser the deltas take tables apart with keeps each
-// value's bytes and refuses what is not JSON.
-func TestParseJSON(t *testing.T) {
-	n, err := parseJSON([]byte(` {"a~/b": [1, "x\\\"y", {"c": null}], "\u00e9": true} `))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := strings.Join(n.keys, ","); got != "a~/b,é" {
-		t.Errorf("keys %q", got)
-	}
-	if got := string(n.kids[0].kids[1].raw); got != `"x\\\"y"` {
-		t.Errorf("string %s", got)
-	}
-	if got := string(n.kids[0].kids[2].raw); got != `{"c": null}` {
-		t.Errorf("object %s", got)
-	}
-	for _, bad := range []string{``, `{`, `{"a" 1}`, `[1 2]`, `"open`, `{"a": 1}}`, `{1: 2}`} {
-		if _, err := parseJSON([]byte(bad)); err == nil {
-			t.Errorf("parseJSON(%q) took it", bad)
-		}
-	}
-	d, err := tableDelta(&tableJSON{version: 1, data: []byte(`{"version":1,"a~/b":[1,2,3],"gone":1}`)},
-		&tableJSON{version: 2, data: []byte(`{"version":2,"a~/b":[1,5],"new":"x"}`)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sameJSON(t, "a delta of escaped keys, shrinking arrays, new and gone fields",
-		applyDelta(t, []byte(`{"version":1,"a~/b":[1,2,3],"gone":1}`), string(d)), []byte(`{"version":2,"a~/b":[1,5],"new":"x"}`))
 }
 
 // fullInsectaTable starts a four-player Insecta table on the server at base
@@ -348,7 +318,7 @@ func TestEventsDeltasAcrossReplicas(t *testing.T) {
 	channel := "insectscore_test_" + strings.ToLower(rand.Text())
 	var bases [2]string
 	for i := range bases {
-		broker, err := models.NewPGBroker(context.Background(), dsn, channel, nil)
+		broker, err := live.NewPGBroker(context.Background(), dsn, channel, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

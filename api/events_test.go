@@ -14,7 +14,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"insectscore/models"
+	"insectscore/api/live"
 )
 
 // Live updates over a real listener: the stream is read with net/http the
@@ -36,7 +36,7 @@ func serveLive(t *testing.T, cfg Config) (*fiber.App, string) {
 	t.Helper()
 	broker, ok := cfg.Broker.(interface{ Close() })
 	if cfg.Broker == nil {
-		b := models.NewMemoryBroker()
+		b := live.NewMemoryBroker()
 		cfg.Broker, broker, ok = b, b, true
 	}
 	app, _ := newTestAppWith(t, cfg)
@@ -356,13 +356,13 @@ func TestEventsUnknownTable(t *testing.T) {
 // just before the first subscription: the moment when a stream has read
 // the table but is not yet listening, if it does those in that order.
 type slippingBroker struct {
-	*models.MemoryBroker
+	*live.MemoryBroker
 	once   sync.Once
 	mu     sync.Mutex
 	change func()
 }
 
-func (b *slippingBroker) Subscribe(code string) *models.Subscription {
+func (b *slippingBroker) Subscribe(code string) *live.Subscription {
 	b.once.Do(func() {
 		b.mu.Lock()
 		change := b.change
@@ -375,7 +375,7 @@ func (b *slippingBroker) Subscribe(code string) *models.Subscription {
 // TestEventsChangeWhileOpening: a change saved while a stream is opening
 // reaches it; it must not show the table as it was until the next change.
 func TestEventsChangeWhileOpening(t *testing.T) {
-	broker := &slippingBroker{MemoryBroker: models.NewMemoryBroker()}
+	broker := &slippingBroker{MemoryBroker: live.NewMemoryBroker()}
 	_, base := serveLive(t, Config{Broker: broker})
 	ct := decodeJSON[createdTable](t, mustHTTP(t, "POST", base+"/api/v1/tables",
 		`{"game": "insecta", "players": ["Ana"]}`, nil, 201))

@@ -15,18 +15,18 @@ import (
 	"testing"
 	"time"
 
-	"insectscore/models"
+	"insectscore/api/live"
 )
 
 // timedBroker notes when each version was handed to the broker, the
 // moment a change starts fanning out to the streams.
 type timedBroker struct {
-	*models.MemoryBroker
+	*live.MemoryBroker
 	mu   sync.Mutex
 	sent map[int]time.Time
 }
 
-func (b *timedBroker) Publish(code string, ev models.Event) {
+func (b *timedBroker) Publish(code string, ev live.Event) {
 	b.mu.Lock()
 	b.sent[ev.Version] = time.Now()
 	b.mu.Unlock()
@@ -69,7 +69,7 @@ func BenchmarkEventFanout(b *testing.B) {
 func benchFanout(b *testing.B, query string) {
 	streams := envInt(b, "INSECTSCORE_STREAMS", 50, 5000)
 	readers := envInt(b, "INSECTSCORE_FANOUT_READERS", 2, 64)
-	broker := &timedBroker{MemoryBroker: models.NewMemoryBroker(), sent: map[int]time.Time{}}
+	broker := &timedBroker{MemoryBroker: live.NewMemoryBroker(), sent: map[int]time.Time{}}
 	app, _ := newTestAppWith(b, Config{Broker: broker, MaxStreamsPerClient: streams + 1, MaxStreams: streams + 1})
 	base := serve(b, app)
 	b.Cleanup(broker.Close)
@@ -243,7 +243,7 @@ func benchFloor(b *testing.B, event string, size int) {
 	b.ResetTimer()
 	for i := range b.N {
 		v := i + 1
-		frame := models.Event{Version: v, Data: data}.Frame()
+		frame := live.Event{Version: v, Data: data}.Frame()
 		if event == "delta" {
 			frame = bytes.Replace(frame, []byte("event: table"), []byte("event: delta"), 1)
 		}

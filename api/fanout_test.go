@@ -9,12 +9,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
-	"insectscore/models"
+	"insectscore/api/live"
 )
 
 // waitGauge waits until the open streams gauge reads want.
@@ -120,7 +119,7 @@ func TestEventsSlowClientIsolated(t *testing.T) {
 // goroutines write a change, every stream gets every change once and in
 // order, including while streams come and go.
 func TestEventsManyStreams(t *testing.T) {
-	const n = 2*fanoutChunk + 1
+	const n = 2*live.FanoutChunk + 1
 	m := NewMetrics()
 	// Heartbeats find the streams that went.
 	_, base := serveLive(t, Config{Metrics: m, MaxStreamsPerClient: 2 * n, MaxStreams: 2 * n, Heartbeat: 50 * time.Millisecond})
@@ -202,102 +201,5 @@ func TestEventsManyStreams(t *testing.T) {
 	mustHTTP(t, "PUT", base+boardPath(ct.Code, 0), `{"track": 9}`, host, 200)
 	for i := range streams {
 		want(i, 5)
-	}
-}
-
-// TestStreamOverPipe: a stream whose connection is no socket (here an
-// in-memory pipe) gets every change through its own goroutine.
-func TestStreamOverPipe(t *testing.T) {
-	broker := models.NewMemoryBroker()
-	t.Cleanup(broker.Close)
-	hs := newHubs(broker)
-	st := &stream{release: func() {}, every: time.Hour, wait: eventWait, busy: true, wake: make(chan struct{}, 1),
-		last: 1, sent: []byte(`{"version":1}`)}
-	hs.join("ABC234", st)
-	server, client := net.Pipe()
-	t.Cleanup(func() { server.Close(); client.Close() })
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		defer hs.leave(st)
-		st.run(server, []byte("HTTP/1.1 200 OK\r\n\r\n"))
-	}()
-	rd := bytes.NewBuffer(nil)
-	buf := make([]byte, 4096)
-	// next reads up to the next blank line.
-	next := func() string {
-		t.Helper()
-		for {
-			if block, rest, ok := bytes.Cut(rd.Bytes(), []byte("\n\n")); ok {
-				rd = bytes.NewBuffer(append([]byte(nil), rest...))
-				return string(block)
-			}
-			_ = client.SetReadDeadline(time.Now().Add(eventWait))
-			k, err := client.Read(buf)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rd.Write(buf[:k])
-		}
-	}
-	if b := next(); b != "HTTP/1.1 200 OK\r\n\r\nretry: 2000" {
-		t.Fatalf("first block %q", b)
-	}
-	broker.Publish("ABC234", models.Event{Version: 1, Data: []byte(`{"version":1}`)}) // the client has it
-	broker.Publish("ABC234", models.Event{Version: 2, Data: []byte(`{"version":2}`)})
-	if b := next(); b != "id: 2\nevent: table\ndata: {\"version\":2}" {
-		t.Fatalf("block %q, want the table at 2", b)
-	}
-	broker.Close()
-	select {
-	case <-done:
-	case <-time.After(eventWait):
-		t.Fatal("the stream did not end when the broker closed")
-	}
-	if _, ok := hs.m["ABC234"]; ok {
-		t.Error("the hub of a table with no stream left is kept")
-	}
-}
-
-// handedBackConn is a connection that fails every write, and records
-// whether anything touched it once it was handed back (released).
-type handedBackConn struct {
-	net.Conn
-	mu       sync.Mutex
-	released bool
-	touched  bool
-}
-
-func (c *handedBackConn) Write([]byte) (int, error) { return 0, io.ErrClosedPipe }
-
-func (c *handedBackConn) SetWriteDeadline(time.Time) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.released {
-		c.touched = true
-	}
-	return nil
-}
-
-// TestStreamLeavesItsConnection: once a stream's goroutine has returned,
-// the connection is fasthttp's again (closed, its wrapper given to another
-// connection), so ending the stream, as a hub whose broker closes does,
-// and delivering to it touch it no more. This once crashed the race
-// detector's run: a nil connection inside a released hijacked wrapper.
-func TestStreamLeavesItsConnection(t *testing.T) {
-	server, client := net.Pipe()
-	t.Cleanup(func() { server.Close(); client.Close() })
-	conn := &handedBackConn{Conn: server}
-	st := &stream{release: func() {}, every: time.Hour, wait: eventWait, busy: true, wake: make(chan struct{}, 1), last: -1}
-	st.run(conn, []byte("HTTP/1.1 200 OK\r\n\r\n")) // the first write fails: the client is gone
-	conn.mu.Lock()
-	conn.released = true
-	conn.mu.Unlock()
-	st.end()
-	st.deliver(&models.Event{Version: 1, Data: []byte(`{"version":1}`)})
-	conn.mu.Lock()
-	defer conn.mu.Unlock()
-	if conn.touched {
-		t.Error("ending a stream whose goroutine returned set a deadline on the connection handed back")
 	}
 }

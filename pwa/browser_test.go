@@ -24,6 +24,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"insectscore/api"
+	"insectscore/api/live"
 	"insectscore/models"
 	_ "insectscore/scoring"
 )
@@ -73,7 +74,7 @@ type appServer struct {
 	t      *testing.T
 	base   string
 	app    *fiber.App
-	broker *models.MemoryBroker
+	broker *live.MemoryBroker
 	store  *models.Store
 	once   sync.Once
 }
@@ -87,7 +88,7 @@ func serveApp(t *testing.T, dsn, addr string) *appServer {
 	if err != nil {
 		t.Fatalf("models.Open: %v", err)
 	}
-	broker := models.NewMemoryBroker()
+	broker := live.NewMemoryBroker()
 	app, err := api.New(api.Config{Store: store, Broker: broker, LANAddr: func() string { return "" }})
 	if err != nil {
 		t.Fatalf("api.New: %v", err)

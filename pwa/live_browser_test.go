@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
+	"insectscore/api/live"
 	"insectscore/models"
 )
 
@@ -145,8 +146,8 @@ func TestBrowserTableLiveDeltas(t *testing.T) {
 	}
 	after := getTable(t, srv.base, code)
 	gap := fmt.Sprintf(`{"from":%d,"version":%d,"patch":[]}`, at.Version-1, at.Version+1)
-	srv.broker.Publish(code, models.Event{Version: at.Version + 1, Data: after,
-		Delta: models.NewDelta(before, at.Version+1, func() []byte { return []byte(gap) })})
+	srv.broker.Publish(code, live.Event{Version: at.Version + 1, Data: after,
+		Delta: live.NewDelta(before, at.Version+1, func() []byte { return []byte(gap) })})
 	showsServer()
 	if got := watch.count(watch.reads, tablePath); got <= reads {
 		t.Errorf("the page read the table %d times after a delta with a gap, want it read again", got-reads)

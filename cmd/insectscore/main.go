@@ -31,6 +31,7 @@ import (
 	"unicode/utf8"
 
 	"insectscore/api"
+	"insectscore/api/live"
 	"insectscore/models"
 	_ "insectscore/scoring"
 )
@@ -418,7 +419,7 @@ func serve(e env) error {
 
 // closingBroker is a live-update broker the server closes on shutdown.
 type closingBroker interface {
-	api.Broker
+	live.Broker
 	Close()
 }
 
@@ -426,9 +427,9 @@ type closingBroker interface {
 // and across replicas through LISTEN/NOTIFY on PostgreSQL.
 func newBroker(ctx context.Context, dsn string, log *slog.Logger) (closingBroker, error) {
 	if isPostgres(dsn) {
-		return models.NewPGBroker(ctx, dsn, "", log)
+		return live.NewPGBroker(ctx, dsn, "", log)
 	}
-	return models.NewMemoryBroker(), nil
+	return live.NewMemoryBroker(), nil
 }
 
 // recompute answers insectscore recompute: after a change to the rating

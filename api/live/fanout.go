@@ -1,11 +1,9 @@
-package api
+package live
 
 import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-
-	"insectscore/models"
 )
 
 // Fan-out: the streams of one table share one subscription to the broker
@@ -17,57 +15,66 @@ import (
 // heartbeat, go to the stream's own goroutine, which writes with a
 // deadline; while it does, the hub keeps only the newest change for it.
 
-// fanoutChunk is how many streams make it worth another goroutine writing
+// FanoutChunk is how many streams make it worth another goroutine writing
 // a change in parallel: up to one per core.
-const fanoutChunk = 128
+const FanoutChunk = 128
 
-// hubs holds the hub of every table some stream of this server follows.
-type hubs struct {
+// Hubs holds the hub of every table some stream of this server follows.
+type Hubs struct {
 	broker Broker
 	mu     sync.Mutex
 	m      map[string]*hub
 }
 
-func newHubs(b Broker) *hubs { return &hubs{broker: b, m: map[string]*hub{}} }
+// NewHubs returns the hubs of streams fed by b.
+func NewHubs(b Broker) *Hubs { return &Hubs{broker: b, m: map[string]*hub{}} }
 
 // hub is the streams of one table and their subscription.
 type hub struct {
 	code string
-	sub  *models.Subscription
+	sub  *Subscription
 	// streams is the list the hub writes to, replaced whole (under
-	// hubs.mu) when a stream comes or goes, so a fan-out reads it
+	// Hubs.mu) when a stream comes or goes, so a fan-out reads it
 	// without a lock.
-	streams atomic.Pointer[[]*stream]
+	streams atomic.Pointer[[]*Stream]
 	// stop ends the hub once its last stream is gone.
 	stop chan struct{}
 	// ended says the hub no longer delivers: joiners make a new one.
 	ended bool
 }
 
+// Join opens a stream of the table with code, as o says, in the table's
+// hub. Every change published after Join returns reaches the stream, so
+// a table read after it misses none; Run or Close ends the stream.
+func (hs *Hubs) Join(code string, o StreamOptions) *Stream {
+	st := newStream(o)
+	hs.join(code, st)
+	return st
+}
+
 // join adds st to the hub of its table, subscribing to the table's
-// changes if st is its first stream. Every change published after join
-// returns reaches st.
-func (hs *hubs) join(code string, st *stream) {
+// changes if st is its first stream.
+func (hs *Hubs) join(code string, st *Stream) {
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
 	h := hs.m[code]
 	if h == nil {
 		h = &hub{code: code, sub: hs.broker.Subscribe(code), stop: make(chan struct{})}
-		h.streams.Store(&[]*stream{})
+		h.streams.Store(&[]*Stream{})
 		hs.m[code] = h
 		go hs.run(h)
 	}
 	old := *h.streams.Load()
-	list := make([]*stream, len(old), len(old)+1)
+	list := make([]*Stream, len(old), len(old)+1)
 	copy(list, old)
 	list = append(list, st)
 	h.streams.Store(&list)
-	st.hub = h
+	st.hubs, st.hub = hs, h
 }
 
 // leave takes st out of its hub; the last stream out ends the hub and its
 // subscription.
-func (hs *hubs) leave(st *stream) {
+func (hs *Hubs) leave(st *Stream) {
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
 	h := st.hub
@@ -75,7 +82,7 @@ func (hs *hubs) leave(st *stream) {
 		return
 	}
 	old := *h.streams.Load()
-	list := make([]*stream, 0, len(old))
+	list := make([]*Stream, 0, len(old))
 	for _, o := range old {
 		if o != st {
 			list = append(list, o)
@@ -92,7 +99,7 @@ func (hs *hubs) leave(st *stream) {
 
 // run delivers the table's changes to its streams until the last one
 // leaves or the broker closes.
-func (hs *hubs) run(h *hub) {
+func (hs *Hubs) run(h *hub) {
 	for {
 		select {
 		case <-h.stop:
@@ -111,7 +118,7 @@ func (hs *hubs) run(h *hub) {
 
 // shut ends every stream of a hub whose broker closed (the server is
 // shutting down).
-func (hs *hubs) shut(h *hub) {
+func (hs *Hubs) shut(h *hub) {
 	hs.mu.Lock()
 	if !h.ended {
 		h.ended = true
@@ -128,10 +135,10 @@ func (hs *hubs) shut(h *hub) {
 
 // fanout hands ev to every stream of the hub, in parallel over up to one
 // goroutine per core for a table with many streams; a stream in another
-// language than English gets ev's variant in it, built once for all.
-func (h *hub) fanout(ev *models.Event) {
+// language gets ev's variant in it, built once for all.
+func (h *hub) fanout(ev *Event) {
 	list := *h.streams.Load()
-	w := min(runtime.GOMAXPROCS(0), (len(list)+fanoutChunk-1)/fanoutChunk)
+	w := min(runtime.GOMAXPROCS(0), (len(list)+FanoutChunk-1)/FanoutChunk)
 	if w <= 1 {
 		for _, st := range list {
 			st.deliver(inLanguage(ev, st.lang))

@@ -1,4 +1,4 @@
-package models
+package live
 
 import (
 	"context"
@@ -111,11 +111,11 @@ func (b *PGBroker) Close() {
 func (b *PGBroker) listen(ctx context.Context) (*pgx.Conn, error) {
 	conn, err := pgx.Connect(ctx, b.dsn)
 	if err != nil {
-		return nil, fmt.Errorf("models: live updates: %w", err)
+		return nil, fmt.Errorf("live: listen for updates: %w", err)
 	}
 	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{b.channel}.Sanitize()); err != nil {
 		conn.Close(ctx)
-		return nil, fmt.Errorf("models: live updates: %w", err)
+		return nil, fmt.Errorf("live: listen for updates: %w", err)
 	}
 	return conn, nil
 }

@@ -1,4 +1,4 @@
-package api
+package live
 
 import (
 	"bytes"
@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-
-	"insectscore/models"
 )
 
 // Deltas: a board save changes a few fields of one seat, of the standings
@@ -30,9 +28,9 @@ import (
 // whole.
 const recentTablesMax = 256
 
-// recentTables remembers the last event published of each table, so the
-// next one can carry what changed since.
-type recentTables struct {
+// Recent remembers the last event published of each table, so the next
+// one can carry what changed since.
+type Recent struct {
 	mu   sync.Mutex
 	last map[string]*tableJSON
 }
@@ -47,21 +45,42 @@ type tableJSON struct {
 	err     error
 }
 
-func newRecentTables() *recentTables {
-	return &recentTables{last: map[string]*tableJSON{}}
+// NewRecent returns a Recent that remembers no table yet.
+func NewRecent() *Recent {
+	return &Recent{last: map[string]*tableJSON{}}
 }
 
-// event builds the live event of the table v of code: its JSON, and the
-// delta from the table's last event.
-func (r *recentTables) event(code string, v tableView) (models.Event, error) {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return models.Event{}, err
+// Event builds the live event of the table code at version, whose JSON
+// is data: the delta from the table's last event, and its variants in
+// the other languages. inLang gives the table's JSON in a language, or
+// false when there is none other than data; it is called once a
+// language, when a stream in that language first needs it, so a change
+// costs the streams in the default language nothing more, and the others
+// one build per language. It may be called after Event returns, from the
+// hub's goroutine.
+func (r *Recent) Event(code string, version int, data []byte, inLang func(lang string) ([]byte, bool)) Event {
+	ev := r.event(code, version, data)
+	if inLang != nil {
+		ev.Variants = NewVariants(func(lang string) (Event, bool) {
+			ldata, ok := inLang(lang)
+			if !ok {
+				return Event{}, false
+			}
+			// Its own line of recent tables, for deltas between the
+			// tables in that language.
+			return r.event(code+"\x00"+lang, version, ldata), true
+		})
 	}
-	ev := models.Event{Version: v.Version, Data: data}
-	next := &tableJSON{version: v.Version, data: data}
+	return ev
+}
+
+// event builds the event of the table JSON data of key at version, and
+// the delta from the table's last event.
+func (r *Recent) event(key string, version int, data []byte) Event {
+	ev := Event{Version: version, Data: data}
+	next := &tableJSON{version: version, data: data}
 	r.mu.Lock()
-	prev := r.last[code]
+	prev := r.last[key]
 	if prev == nil || prev.version <= next.version {
 		if prev == nil && len(r.last) >= recentTablesMax {
 			for k := range r.last { // any one: the map's order is random
@@ -69,13 +88,13 @@ func (r *recentTables) event(code string, v tableView) (models.Event, error) {
 				break
 			}
 		}
-		r.last[code] = next
+		r.last[key] = next
 	}
 	r.mu.Unlock()
 	// A change published out of order (an older version after a newer
 	// one) has no delta; streams skip it anyway.
 	if prev != nil && prev.version <= next.version {
-		ev.Delta = models.NewDelta(prev.data, next.version, func() []byte {
+		ev.Delta = NewDelta(prev.data, next.version, func() []byte {
 			d, err := tableDelta(prev, next)
 			if err != nil || 2*len(d) > len(data) {
 				return nil
@@ -83,7 +102,15 @@ func (r *recentTables) event(code string, v tableView) (models.Event, error) {
 			return d
 		})
 	}
-	return ev, nil
+	return ev
+}
+
+// DeltaData returns the data of the "delta" event that turns the table
+// JSON from, at fromVersion, into to, at toVersion, whatever its size
+// (Recent sends a delta only when it is at most half the table). It is
+// what a client applies, for checks that a delta rebuilds the table.
+func DeltaData(fromVersion int, from []byte, toVersion int, to []byte) ([]byte, error) {
+	return tableDelta(&tableJSON{version: fromVersion, data: from}, &tableJSON{version: toVersion, data: to})
 }
 
 // parsed is the table taken apart, once.
@@ -209,7 +236,7 @@ func (n *jsonNode) index(k string) int {
 	return -1
 }
 
-var errBadJSON = errors.New("api: not JSON")
+var errBadJSON = errors.New("live: not JSON")
 
 // parseJSON takes apart a JSON text as encoding/json writes it.
 func parseJSON(b []byte) (jsonNode, error) {

@@ -1,9 +1,28 @@
-package models
+// Package live carries a table's changes to the phones that follow it:
+// the brokers that hand a change on (within one process, or across
+// replicas through PostgreSQL LISTEN/NOTIFY), the hubs that share one
+// subscription among the streams of a table, the streams that write
+// Server-Sent Events to each client, the deltas that send a small change
+// instead of the whole table, and the table in each client's language.
+//
+// It knows tables only as JSON: api builds a change's JSON (and its JSON
+// in another language, when a stream asks) and hands it here, so the
+// transport can change without touching the handlers, and the handlers
+// without touching the transport.
+package live
 
 import (
 	"strconv"
 	"sync"
 )
+
+// Broker carries table updates to the hubs of the event streams. The
+// in-process MemoryBroker serves one server; PGBroker serves several
+// replicas that share one PostgreSQL database.
+type Broker interface {
+	Subscribe(code string) *Subscription
+	Publish(code string, ev Event)
+}
 
 // Event is one live update of a table: its version and its JSON.
 type Event struct {
