@@ -1,7 +1,9 @@
-// Package models is insectscore's storage: the GORM models, the Store whose
-// methods are named for what the application wants done (FindTableByCode,
-// SaveBoard, FinishTable, Leaderboard), the versioned schema migrations, and
-// the brokers that carry live updates.
+// Package models is insectscore's storage and the owner of every change:
+// the GORM models, the Store whose methods are named for what the
+// application wants done (PutBoard, AddMove, Finish, RecordPlay,
+// Leaderboard), each change one transaction that authorises, checks the
+// rules, writes, keeps the figures and the idempotent answer
+// (changes.go), and the versioned schema migrations.
 //
 // One SQLite file is the default so a self-hosted server needs no setup; a
 // postgres:// DSN runs the same schema on PostgreSQL so several replicas can
@@ -33,7 +35,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/mattn/go-sqlite3"
 	"gorm.io/driver/postgres"
 	"gorm.io/driver/sqlite"
 	"gorm.io/gorm"
@@ -297,9 +298,8 @@ func openError(dsn string, err error) error {
 
 // driverCause is the database's own words for err.
 func driverCause(err error) string {
-	var se sqlite3.Error
-	if errors.As(err, &se) {
-		return se.Error()
+	if cause, _, ok := sqliteError(err); ok {
+		return cause
 	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
@@ -525,15 +525,8 @@ const (
 // a lock held elsewhere past the busy timeout, a read-only database, a
 // PostgreSQL that refuses connections or is shutting down.
 func unavailable(err error) unavailableKind {
-	var se sqlite3.Error
-	if errors.As(err, &se) {
-		switch se.Code {
-		case sqlite3.ErrReadonly:
-			return errReadOnlyKind
-		case sqlite3.ErrBusy, sqlite3.ErrLocked:
-			return errBusyKind
-		}
-		return errOtherKind
+	if _, kind, ok := sqliteError(err); ok {
+		return kind
 	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
