@@ -160,11 +160,12 @@ func (s *server) renamePlayer(c *fiber.Ctx) error {
 	if msg := checkName(req.Name, map[string]bool{}); msg != "" {
 		return &scoring.ValidationError{Errors: []scoring.FieldError{{Pointer: "/name", Detail: msg}}}
 	}
-	p, err := s.store.RenamePlayer(c.UserContext(), queryGroup(c), c.Params("id"), req.Name)
+	_, ans, err := s.store.Rename(c.UserContext(), queryGroup(c), c.Params("id"), req.Name,
+		reply(c, fiber.StatusOK, func(p *models.Player) any { return playerRef{ID: p.ID, Name: p.Name} }))
 	if err != nil {
 		return err
 	}
-	return c.JSON(playerRef{ID: p.ID, Name: p.Name})
+	return sendAnswer(c, ans)
 }
 
 // mergePlayers answers POST /api/v1/players/{id}/merge: the player becomes
@@ -178,7 +179,8 @@ func (s *server) mergePlayers(c *fiber.Ctx) error {
 		return &scoring.ValidationError{Errors: []scoring.FieldError{{Pointer: "/into", Detail: "name the player to merge into"}}}
 	}
 	group := queryGroup(c)
-	err := s.store.MergePlayers(c.UserContext(), group, c.Params("id"), req.Into)
+	_, ans, err := s.store.Merge(c.UserContext(), group, c.Params("id"), req.Into,
+		reply(c, fiber.StatusOK, func(st *models.PlayerStats) any { return statsView(st) }))
 	if ce := (*models.ConflictError)(nil); errors.As(err, &ce) {
 		// A refused merge is no occasion to offer a merge: drop mergeInto.
 		return &models.ConflictError{Reason: ce.Reason}
@@ -186,11 +188,7 @@ func (s *server) mergePlayers(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	st, err := s.store.PlayerStats(c.UserContext(), group, req.Into)
-	if err != nil {
-		return err
-	}
-	return c.JSON(statsView(st))
+	return sendAnswer(c, ans)
 }
 
 func recordOf(e models.LeaderboardEntry) record {

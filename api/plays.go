@@ -2,7 +2,6 @@ package api
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
@@ -128,12 +127,12 @@ func (s *server) getPlay(c *fiber.Ctx) error {
 // logPlay answers POST /api/v1/plays: a play without a table, scored and
 // checked as a finished table would be.
 func (s *server) logPlay(c *fiber.Ctx) error {
-	lp, res, err := s.decodePlay(c)
+	lp, err := s.decodePlay(c)
 	if err != nil {
 		return err
 	}
 	group := queryGroup(c)
-	_, ans, err := s.store.RecordPlay(c.UserContext(), group, lp, res, reply(c, fiber.StatusCreated, func(p *models.Play) any {
+	_, ans, err := s.store.RecordPlay(c.UserContext(), group, lp, reply(c, fiber.StatusCreated, func(p *models.Play) any {
 		c.Location("/api/v1/plays/" + p.ID + "?group=" + url.QueryEscape(group))
 		return detail(p).in(catalogOf(c))
 	}))
@@ -146,11 +145,11 @@ func (s *server) logPlay(c *fiber.Ctx) error {
 // editPlay answers PUT /api/v1/plays/{id}: the play is replaced by the body,
 // and the leaderboards follow.
 func (s *server) editPlay(c *fiber.Ctx) error {
-	lp, res, err := s.decodePlay(c)
+	lp, err := s.decodePlay(c)
 	if err != nil {
 		return err
 	}
-	_, ans, err := s.store.ChangePlay(c.UserContext(), queryGroup(c), c.Params("id"), lp, res,
+	_, ans, err := s.store.ChangePlay(c.UserContext(), queryGroup(c), c.Params("id"), lp,
 		reply(c, fiber.StatusOK, func(p *models.Play) any { return detail(p).in(catalogOf(c)) }))
 	if err != nil {
 		return err
@@ -169,36 +168,23 @@ func (s *server) deletePlay(c *fiber.Ctx) error {
 	return c.SendStatus(fiber.StatusNoContent)
 }
 
-// decodePlay reads and checks a logged play and scores it. Every problem
-// is reported at once, each at its field.
-func (s *server) decodePlay(c *fiber.Ctx) (models.LoggedPlay, *scoring.Result, error) {
+// decodePlay reads a logged play and checks its own fields (times,
+// notes); the store scores it and reports what the rules refuse with
+// those, every problem at once, each at its field.
+func (s *server) decodePlay(c *fiber.Ctx) (models.LoggedPlay, error) {
 	var req playRequest
 	if err := decodeBody(c, &req); err != nil {
-		return models.LoggedPlay{}, nil, err
-	}
-	for i := range req.Players {
-		req.Players[i].Name = models.CleanName(req.Players[i].Name)
-	}
-	g, ok := scoring.Lookup(req.Game)
-	if !ok {
-		return models.LoggedPlay{}, nil, &scoring.ValidationError{Errors: []scoring.FieldError{
-			{Pointer: "/game", Detail: "choose a game: insecta, insectarium or insektenhotel"}}}
+		return models.LoggedPlay{}, err
 	}
 	var verr scoring.ValidationError
 	lp := models.LoggedPlay{Game: req.Game, Variants: req.Variants, FinishedAt: s.cfg.Now()}
 	s.playTimes(req, &lp, &verr)
 	lp.PlayNotes = checkPlayNotes(req, &verr)
-	res, err := scoring.Score(g, scoring.Request{Players: req.Players, Variants: req.Variants})
-	if err != nil {
-		return lp, nil, mergeErrors(&verr, err)
-	}
-	if msg := finishedResult(g.Spec(), res); msg != "" {
-		verr.Add("/players", "%s", msg)
-	}
+	lp.Problems = verr.Errors
 	for _, p := range req.Players {
-		lp.Players = append(lp.Players, models.LoggedPlayer{Name: p.Name, Board: p.Board})
+		lp.Players = append(lp.Players, models.LoggedPlayer{Name: models.CleanName(p.Name), Board: p.Board})
 	}
-	return lp, res, verr.Err()
+	return lp, nil
 }
 
 // playTimes parses a logged play's times into lp: the finish defaults to
@@ -255,28 +241,6 @@ func checkPlayNotes(req playRequest, verr *scoring.ValidationError) models.PlayN
 		}
 	}
 	return n
-}
-
-// finishedResult says why a scored result is not a finished play, or "":
-// the same rules as finishing a table.
-func finishedResult(spec scoring.Spec, res *scoring.Result) string {
-	switch {
-	case len(res.Results) < spec.MinPlayers:
-		return fmt.Sprintf("%s needs at least %d players", spec.Name, spec.MinPlayers)
-	case !res.Complete:
-		return "the game is not over yet: " + models.EndCondition(spec.ID)
-	}
-	return ""
-}
-
-// mergeErrors adds err's field errors to verr; any other error wins.
-func mergeErrors(verr *scoring.ValidationError, err error) error {
-	v, ok := err.(*scoring.ValidationError)
-	if !ok {
-		return err
-	}
-	verr.Errors = append(verr.Errors, v.Errors...)
-	return verr
 }
 
 // playFilter reads the query of GET /api/v1/plays.

@@ -139,16 +139,19 @@ func TestRaceWinningDraws(t *testing.T) {
 // table shows.
 func TestRaceBoardAndFinish(t *testing.T) {
 	raceBackends(t, func(t *testing.T, store *models.Store, base string) {
+		ctx := context.Background()
 		board := exampleInsectaBoard(t)
 		for trial := range raceTrials {
-			ct := decodeJSON[createdTable](t, mustHTTP(t, "POST", base+"/api/v1/tables",
-				`{"game": "insecta", "players": ["Ana", "Ben"]}`, nil, 201))
-			host := bearer(ct.HostToken)
-			for seat := range 2 {
-				mustHTTP(t, "PUT", base+boardPath(ct.Code, seat), board(seat, 10), host, 200)
+			tb, hostToken, err := store.CreateTable(ctx, models.NewTable{Game: "insecta", Names: []string{"Ana", "Ben"},
+				Boards: []json.RawMessage{json.RawMessage(board(0, 10)), json.RawMessage(board(1, 10))}})
+			if err != nil {
+				t.Fatal(err)
 			}
-			ben := decodeJSON[struct{ SeatToken string }](t, mustHTTP(t, "POST",
-				base+"/api/v1/tables/"+ct.Code+"/seats/1/claim", "", nil, 200)).SeatToken
+			ben, err := store.ClaimSeat(ctx, tb.Code, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ct, host := createdTable{Code: tb.Code}, bearer(hostToken)
 			put, fin := together(t, request(t, "PUT", base+boardPath(ct.Code, 1), board(1, 30), bearer(ben)),
 				request(t, "POST", base+"/api/v1/tables/"+ct.Code+"/finish", "", host))
 			if fin.status != 200 {

@@ -436,42 +436,49 @@ func (s *Store) PlayerStats(ctx context.Context, group, playerID string) (*Playe
 		if err := groupExists(tx, group); err != nil {
 			return err
 		}
-		p, err := findPlayer(tx, group, playerID)
-		if err != nil {
-			return err
-		}
-		out = &PlayerStats{Player: p.player(), Games: []PlayerGameStats{}}
-		var stats []statsRow
-		if err := tx.Where("group_id = ? AND player_id = ?", group, playerID).Order("game").Find(&stats).Error; err != nil {
-			return err
-		}
-		byGame := map[string]*PlayerGameStats{}
-		for _, st := range stats {
-			out.Games = append(out.Games, PlayerGameStats{LeaderboardEntry: entryOf(st, p.Name), Game: st.Game,
-				LastPlayedAt: st.LastPlayedAt.UTC(), RatingHistory: []RatingPoint{}, Scores: []ScoreCount{}, HeadToHead: []HeadToHead{}})
-		}
-		for i := range out.Games {
-			byGame[out.Games[i].Game] = &out.Games[i]
-		}
-		for i := range out.Games {
-			g := &out.Games[i]
-			if g.RatingHistory, g.RatingNext, err = ratingPage(tx, playerID, g.Game, "", RatingPage); err != nil {
-				return err
-			}
-		}
-		if err := scoreCounts(tx, playerID, byGame); err != nil {
-			return err
-		}
-		if err := headToHead(tx, playerID, byGame); err != nil {
-			return err
-		}
-		out.Recent, _, err = listPlays(tx, PlayFilter{Group: group, PlayerID: playerID, Limit: RecentPlays})
+		var err error
+		out, err = readPlayerStats(tx, group, playerID)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// readPlayerStats reads a player's page.
+func readPlayerStats(tx *gorm.DB, group, playerID string) (*PlayerStats, error) {
+	p, err := findPlayer(tx, group, playerID)
+	if err != nil {
+		return nil, err
+	}
+	out := &PlayerStats{Player: p.player(), Games: []PlayerGameStats{}}
+	var stats []statsRow
+	if err := tx.Where("group_id = ? AND player_id = ?", group, playerID).Order("game").Find(&stats).Error; err != nil {
+		return nil, err
+	}
+	byGame := map[string]*PlayerGameStats{}
+	for _, st := range stats {
+		out.Games = append(out.Games, PlayerGameStats{LeaderboardEntry: entryOf(st, p.Name), Game: st.Game,
+			LastPlayedAt: st.LastPlayedAt.UTC(), RatingHistory: []RatingPoint{}, Scores: []ScoreCount{}, HeadToHead: []HeadToHead{}})
+	}
+	for i := range out.Games {
+		byGame[out.Games[i].Game] = &out.Games[i]
+	}
+	for i := range out.Games {
+		g := &out.Games[i]
+		if g.RatingHistory, g.RatingNext, err = ratingPage(tx, playerID, g.Game, "", RatingPage); err != nil {
+			return nil, err
+		}
+	}
+	if err := scoreCounts(tx, playerID, byGame); err != nil {
+		return nil, err
+	}
+	if err := headToHead(tx, playerID, byGame); err != nil {
+		return nil, err
+	}
+	out.Recent, _, err = listPlays(tx, PlayFilter{Group: group, PlayerID: playerID, Limit: RecentPlays})
+	return out, err
 }
 
 // RatingPage is how many ratings of a game a player's page holds, the

@@ -101,12 +101,20 @@ func (s *Store) ListPlayers(ctx context.Context, group string) ([]Player, error)
 // group already has (however typed) is a *ConflictError naming that
 // player: the two are probably one person, to be merged instead.
 func (s *Store) RenamePlayer(ctx context.Context, group, id, name string) (*Player, error) {
+	p, _, err := s.Rename(ctx, group, id, name, nil)
+	return p, err
+}
+
+// Rename is RenamePlayer as a change: answered with the player renamed,
+// in the rename's transaction.
+func (s *Store) Rename(ctx context.Context, group, id, name string, reply Reply[*Player]) (*Player, IdempotentAnswer, error) {
+	var ans IdempotentAnswer
 	name, err := cleanName(name, scoring.MaxNameLength)
 	if err != nil {
-		return nil, err
+		return nil, ans, err
 	}
 	var out Player
-	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err = s.transact(ctx, func(tx *gorm.DB) error {
 		if err := lockGroup(tx, group); err != nil {
 			return err
 		}
@@ -124,12 +132,16 @@ func (s *Store) RenamePlayer(ctx context.Context, group, id, name string) (*Play
 		}
 		row.Name, row.NameKey = name, key
 		out = row.player()
-		return tx.Model(&playerRow{}).Where("id = ?", id).Updates(map[string]any{"name": name, "name_key": key}).Error
+		if err := tx.Model(&playerRow{}).Where("id = ?", id).Updates(map[string]any{"name": name, "name_key": key}).Error; err != nil {
+			return err
+		}
+		ans, err = answer(ctx, tx, reply, &out)
+		return err
 	})
 	if err != nil {
-		return nil, translate(err)
+		return nil, IdempotentAnswer{}, err
 	}
-	return &out, nil
+	return &out, ans, nil
 }
 
 // MergePlayers folds the player fromID into intoID: every play of from
@@ -138,10 +150,21 @@ func (s *Store) RenamePlayer(ctx context.Context, group, id, name string) (*Play
 // first play of it. Two players who sat at one play are two people: that
 // is a *ConflictError naming the play.
 func (s *Store) MergePlayers(ctx context.Context, group, fromID, intoID string) error {
+	_, _, err := s.Merge(ctx, group, fromID, intoID, nil)
+	return err
+}
+
+// Merge is MergePlayers as a change: in one transaction it merges, brings
+// into's kept figures up to date and answers with into's page.
+func (s *Store) Merge(ctx context.Context, group, fromID, intoID string, reply Reply[*PlayerStats]) (*PlayerStats, IdempotentAnswer, error) {
+	var (
+		page *PlayerStats
+		ans  IdempotentAnswer
+	)
 	if fromID == intoID {
-		return conflictf(intoID, "a player cannot be merged into themselves")
+		return nil, ans, conflictf(intoID, "a player cannot be merged into themselves")
 	}
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err := s.transact(ctx, func(tx *gorm.DB) error {
 		if err := lockGroup(tx, group); err != nil {
 			return err
 		}
@@ -198,13 +221,17 @@ func (s *Store) MergePlayers(ctx context.Context, group, fromID, intoID string) 
 				return err
 			}
 		}
-		return nil
+		if page, err = readPlayerStats(tx, group, intoID); err != nil {
+			return err
+		}
+		ans, err = answer(ctx, tx, reply, page)
+		return err
 	})
 	if err != nil {
-		return translate(err)
+		return nil, IdempotentAnswer{}, err
 	}
 	s.kickRebuilds()
-	return nil
+	return page, ans, nil
 }
 
 // findPlayer returns the player if it belongs to group, else ErrNotFound:

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -95,6 +96,10 @@ type PlayResult struct {
 
 // LoggedPlay is a play entered after the fact, without a table.
 type LoggedPlay struct {
+	// Problems are what the request's own fields (times, notes) break,
+	// as the API found them: RecordPlay and ChangePlay report them with
+	// what the rules refuse, every problem at once.
+	Problems []scoring.FieldError
 	Game     string
 	Variants map[string]int
 	// StartedAt may be zero: the play's length is then unknown.
@@ -159,17 +164,26 @@ type entry struct {
 // scoring.Score (result has one entry per player, in order), and updates
 // the group's leaderboard. It returns the play's id.
 func (s *Store) LogPlay(ctx context.Context, group string, lp LoggedPlay, result *scoring.Result) (string, error) {
-	p, _, err := s.RecordPlay(ctx, group, lp, result, nil)
+	p, _, err := s.recordPlay(ctx, group, lp, result, nil)
 	if err != nil {
 		return "", err
 	}
 	return p.ID, nil
 }
 
-// RecordPlay is LogPlay as a change: in one transaction it records the
-// play, brings the group's kept figures up to date and answers with the
-// play as recorded.
-func (s *Store) RecordPlay(ctx context.Context, group string, lp LoggedPlay, result *scoring.Result, reply Reply[*Play]) (*Play, IdempotentAnswer, error) {
+// RecordPlay is LogPlay as a change: it scores the play by the rules and
+// refuses one that is not a finished game, then in one transaction
+// records it, brings the group's kept figures up to date and answers
+// with the play as recorded.
+func (s *Store) RecordPlay(ctx context.Context, group string, lp LoggedPlay, reply Reply[*Play]) (*Play, IdempotentAnswer, error) {
+	result, err := scorePlay(lp)
+	if err != nil {
+		return nil, IdempotentAnswer{}, err
+	}
+	return s.recordPlay(ctx, group, lp, result, reply)
+}
+
+func (s *Store) recordPlay(ctx context.Context, group string, lp LoggedPlay, result *scoring.Result, reply Reply[*Play]) (*Play, IdempotentAnswer, error) {
 	row, entries, err := loggedPlayRow(lp, result)
 	if err != nil {
 		return nil, IdempotentAnswer{}, err
@@ -201,6 +215,42 @@ func (s *Store) RecordPlay(ctx context.Context, group string, lp LoggedPlay, res
 	return p, ans, nil
 }
 
+// scorePlay scores a logged play by the rules and wants a finished game:
+// every problem is reported at once, each at its field, with the
+// problems the play came with.
+func scorePlay(lp LoggedPlay) (*scoring.Result, error) {
+	g, ok := scoring.Lookup(lp.Game)
+	if !ok {
+		return nil, &scoring.ValidationError{Errors: []scoring.FieldError{
+			{Pointer: "/game", Detail: "choose a game: insecta, insectarium or insektenhotel"}}}
+	}
+	verr := scoring.ValidationError{Errors: slices.Clone(lp.Problems)}
+	req := scoring.Request{Players: make([]scoring.PlayerInput, len(lp.Players)), Variants: lp.Variants}
+	for i, p := range lp.Players {
+		req.Players[i] = scoring.PlayerInput{Name: p.Name, Board: p.Board}
+	}
+	res, err := scoring.Score(g, req)
+	var rules *scoring.ValidationError
+	switch {
+	case errors.As(err, &rules):
+		verr.Errors = append(verr.Errors, rules.Errors...)
+		return nil, &verr
+	case err != nil:
+		return nil, err
+	}
+	spec := g.Spec()
+	switch {
+	case len(res.Results) < spec.MinPlayers:
+		verr.Add("/players", "%s", fmt.Sprintf("%s needs at least %d players", spec.Name, spec.MinPlayers))
+	case !res.Complete:
+		verr.Add("/players", "%s", "the game is not over yet: "+EndCondition(spec.ID))
+	}
+	if err := verr.Err(); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
 // answerPlay reads a play just changed and answers with it.
 func answerPlay(ctx context.Context, tx *gorm.DB, group, id string, reply Reply[*Play], p **Play, ans *IdempotentAnswer) error {
 	var err error
@@ -215,15 +265,24 @@ func answerPlay(ctx context.Context, tx *gorm.DB, group, id string, reply Reply[
 // result, scored by the caller as for LogPlay). The play keeps its id and
 // its table.
 func (s *Store) EditPlay(ctx context.Context, group, id string, lp LoggedPlay, result *scoring.Result) error {
-	_, _, err := s.ChangePlay(ctx, group, id, lp, result, nil)
+	_, _, err := s.changePlay(ctx, group, id, lp, result, nil)
 	return err
 }
 
-// ChangePlay is EditPlay as a change: in one transaction it replaces the
-// play, brings the kept figures of the players it had and has up to date,
-// marks the ratings of the games it touches for a rebuild in the
-// background from the play's earlier place, and answers with the play.
-func (s *Store) ChangePlay(ctx context.Context, group, id string, lp LoggedPlay, result *scoring.Result, reply Reply[*Play]) (*Play, IdempotentAnswer, error) {
+// ChangePlay is EditPlay as a change: it scores the play as RecordPlay
+// does, then in one transaction replaces the play, brings the kept
+// figures of the players it had and has up to date, marks the ratings of
+// the games it touches for a rebuild in the background from the play's
+// earlier place, and answers with the play.
+func (s *Store) ChangePlay(ctx context.Context, group, id string, lp LoggedPlay, reply Reply[*Play]) (*Play, IdempotentAnswer, error) {
+	result, err := scorePlay(lp)
+	if err != nil {
+		return nil, IdempotentAnswer{}, err
+	}
+	return s.changePlay(ctx, group, id, lp, result, reply)
+}
+
+func (s *Store) changePlay(ctx context.Context, group, id string, lp LoggedPlay, result *scoring.Result, reply Reply[*Play]) (*Play, IdempotentAnswer, error) {
 	row, entries, err := loggedPlayRow(lp, result)
 	if err != nil {
 		return nil, IdempotentAnswer{}, err
