@@ -43,12 +43,14 @@ func (s *server) createGroup(c *fiber.Ctx) error {
 	if err := checkGroupName(req.Name); err != nil {
 		return err
 	}
-	g, err := s.store.CreateGroup(c.UserContext(), req.Name)
+	_, ans, err := s.store.StartGroup(c.UserContext(), req.Name, reply(c, fiber.StatusCreated, func(g *models.Group) any {
+		c.Location("/api/v1/groups/" + g.ID)
+		return s.groupView(c, g)
+	}))
 	if err != nil {
 		return err
 	}
-	c.Location("/api/v1/groups/" + g.ID)
-	return c.Status(fiber.StatusCreated).JSON(s.groupView(c, g))
+	return sendAnswer(c, ans)
 }
 
 // getGroup answers GET /api/v1/groups/{id}: what a phone opening an invite

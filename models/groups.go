@@ -46,19 +46,34 @@ func (r groupRow) group() *Group {
 
 // CreateGroup makes a new group with a fresh random id.
 func (s *Store) CreateGroup(ctx context.Context, name string) (*Group, error) {
+	g, _, err := s.StartGroup(ctx, name, nil)
+	return g, err
+}
+
+// StartGroup is CreateGroup as a change: answered with the group, in the
+// transaction that makes it.
+func (s *Store) StartGroup(ctx context.Context, name string, reply Reply[*Group]) (*Group, IdempotentAnswer, error) {
+	var ans IdempotentAnswer
 	name, err := groupName(name)
 	if err != nil {
-		return nil, err
+		return nil, ans, err
 	}
 	id, err := newGroupID(s.Rand)
 	if err != nil {
-		return nil, err
+		return nil, ans, err
 	}
 	row := groupRow{ID: id, Name: name, CreatedAt: s.now()}
-	if err := s.db.WithContext(ctx).Create(&row).Error; err != nil {
-		return nil, translate(err)
+	err = s.transact(ctx, func(tx *gorm.DB) error {
+		if err := tx.Create(&row).Error; err != nil {
+			return err
+		}
+		ans, err = answer(ctx, tx, reply, row.group())
+		return err
+	})
+	if err != nil {
+		return nil, IdempotentAnswer{}, err
 	}
-	return row.group(), nil
+	return row.group(), ans, nil
 }
 
 // FindGroup returns the group with the given id; ErrNotFound if there is
