@@ -133,12 +133,14 @@ func (s *server) importGroup(c *fiber.Ctx) error {
 	if err := scoring.CheckText(body); err != nil {
 		return err
 	}
-	g, err := s.store.ImportGroup(c.UserContext(), body)
+	_, ans, err := s.store.Import(c.UserContext(), body, reply(c, fiber.StatusCreated, func(g *models.Group) any {
+		c.Location("/api/v1/groups/" + g.ID)
+		return s.groupView(c, g)
+	}))
 	if err != nil {
 		return err
 	}
-	c.Location("/api/v1/groups/" + g.ID)
-	return c.Status(fiber.StatusCreated).JSON(s.groupView(c, g))
+	return sendAnswer(c, ans)
 }
 
 // exportPlaysCSV answers GET /api/v1/groups/{id}/plays.csv: a row per

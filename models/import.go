@@ -154,17 +154,30 @@ type ImportProgress struct {
 // its plays is ever in memory, whatever its length. progress, when not
 // nil, is called after each batch of plays checked, written or rated.
 func (s *Store) ImportGroupFile(ctx context.Context, open func() (io.ReadCloser, error), progress func(ImportProgress)) (*Group, error) {
+	g, _, err := s.importGroup(ctx, open, progress, nil)
+	return g, err
+}
+
+// Import is ImportGroup as a change: the transaction that ends the import
+// (and makes the group visible) keeps its answer.
+func (s *Store) Import(ctx context.Context, data []byte, reply Reply[*Group]) (*Group, IdempotentAnswer, error) {
+	open := func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }
+	return s.importGroup(ctx, open, nil, reply)
+}
+
+func (s *Store) importGroup(ctx context.Context, open func() (io.ReadCloser, error), progress func(ImportProgress), reply Reply[*Group]) (*Group, IdempotentAnswer, error) {
+	var ans IdempotentAnswer
 	if progress == nil {
 		progress = func(ImportProgress) {}
 	}
 	f, err := s.checkImport(ctx, open, progress)
 	if err != nil {
-		return nil, err
+		return nil, ans, err
 	}
-	if err := s.writeImport(ctx, f, open, progress); err != nil {
-		return nil, err
+	if err := s.writeImport(ctx, f, open, progress, reply, &ans); err != nil {
+		return nil, ans, err
 	}
-	return f.group.group(), nil
+	return f.group.group(), ans, nil
 }
 
 // importFile is what an import keeps of a file checked: its group and
@@ -692,7 +705,7 @@ func (s *Store) idsTaken(ctx context.Context, table, what string, ids []string, 
 // writeImport writes a checked file in short transactions while the
 // group is hidden, reading it again a batch of plays at a time, then
 // shows it; cut short, it undoes what it wrote.
-func (s *Store) writeImport(ctx context.Context, f *importFile, open func() (io.ReadCloser, error), progress func(ImportProgress)) (err error) {
+func (s *Store) writeImport(ctx context.Context, f *importFile, open func() (io.ReadCloser, error), progress func(ImportProgress), reply Reply[*Group], ans *IdempotentAnswer) (err error) {
 	created, err := s.beginImport(ctx, f.group)
 	if err != nil {
 		return err
@@ -767,11 +780,16 @@ func (s *Store) writeImport(ctx context.Context, f *importFile, open func() (io.
 	if err := s.importAggregates(ctx, f, progress); err != nil {
 		return err
 	}
-	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		return tx.Model(&groupRow{}).Where("id = ?", f.group.ID).
+	err = s.transact(ctx, func(tx *gorm.DB) error {
+		err := tx.Model(&groupRow{}).Where("id = ?", f.group.ID).
 			Updates(map[string]any{"name": f.group.Name, "created_at": f.group.CreatedAt, "importing_until": nil}).Error
+		if err != nil {
+			return err
+		}
+		*ans, err = answer(ctx, tx, reply, f.group.group())
+		return err
 	})
-	return translate(err)
+	return err
 }
 
 // importFigures counts a batch of imported plays into the score counts and
