@@ -315,9 +315,13 @@ type figureKey struct{ group, game, player string }
 
 type figureCounts struct{ plays, wins, scoreSum, best, rated int64 }
 
-func figuresIn(t *testing.T, conn *sql.DB, q string) map[figureKey]figureCounts {
+// figuresIn reads figure rows (keptFigures or recountedFigures) from a
+// database or one of its transactions.
+func figuresIn(t *testing.T, db interface {
+	Query(string, ...any) (*sql.Rows, error)
+}, q string) map[figureKey]figureCounts {
 	t.Helper()
-	rows, err := conn.QueryContext(context.Background(), q)
+	rows, err := db.Query(q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -360,36 +364,15 @@ func sameFiguresIn(t *testing.T, conn *sql.DB, when string) {
 	}
 	rows.Close()
 	kept := map[figureKey]figureCounts{}
-	all := figuresInTx(t, tx, keptFigures)
+	all := figuresIn(t, tx, keptFigures)
 	for k, v := range all {
 		if !importing[k.group] {
 			kept[k] = v
 		}
 	}
-	if diff := figuresDiff(kept, figuresInTx(t, tx, recountedFigures)); diff != "" {
+	if diff := figuresDiff(kept, figuresIn(t, tx, recountedFigures)); diff != "" {
 		t.Errorf("%s: the kept figures differ from a recount over play_players: %s", when, diff)
 	}
-}
-
-func figuresInTx(t *testing.T, tx *sql.Tx, q string) map[figureKey]figureCounts {
-	t.Helper()
-	rows, err := tx.Query(q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	out := map[figureKey]figureCounts{}
-	for rows.Next() {
-		var (
-			k figureKey
-			c figureCounts
-		)
-		if err := rows.Scan(&k.group, &k.game, &k.player, &c.plays, &c.wins, &c.scoreSum, &c.best, &c.rated); err != nil {
-			t.Fatal(err)
-		}
-		out[k] = c
-	}
-	return out
 }
 
 func rebuildsLeft(t *testing.T, conn *sql.DB) int {
