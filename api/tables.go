@@ -308,18 +308,6 @@ func (v tableView) in(cat scoring.Catalog) tableView {
 	return v
 }
 
-// publish sends the table's current state to its live streams. The
-// change itself is saved by then: an error is logged, and streams catch up
-// with the next change or reconnect.
-func (s *server) publish(c *fiber.Ctx, code string) {
-	st, err := s.store.ReadTable(c.UserContext(), code)
-	if err != nil {
-		s.log.Warn("live update not sent", "code", code, "err", err)
-		return
-	}
-	s.send(code, view(st, s.cfg.Now()))
-}
-
 // send sends v to the table's live streams. An error is logged here;
 // streams catch up with the next change or reconnect.
 func (s *server) send(code string, v tableView) {
