@@ -53,10 +53,6 @@ var (
 	// ErrFinished means the table is finished and refuses changes; its
 	// result is history now.
 	ErrFinished = errors.New("models: table is finished")
-	// ErrTableFull means the table already has as many seats as its game
-	// allows. The store checks it in the same transaction that adds the
-	// seat, so two players joining at once cannot overfill a table.
-	ErrTableFull = errors.New("models: table is full")
 	// ErrUnavailable means the database cannot serve the request now: its
 	// write lock is held elsewhere for longer than the busy timeout (a
 	// backup, a one-shot command, sqlite3), it is read-only, or PostgreSQL
