@@ -44,7 +44,7 @@ import (
 // Errors the store returns in place of driver errors, so that the API maps
 // storage outcomes to HTTP statuses through one table without knowing GORM.
 var (
-	// ErrNotFound means no table, seat, move, group, player or play
+	// ErrNotFound means no table, seat, group, player or play
 	// matches; a player or play of another group counts as none.
 	ErrNotFound = errors.New("models: not found")
 	// ErrConflict means the change collides with existing data: a seat
