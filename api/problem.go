@@ -139,8 +139,6 @@ func toProblem(err error, now time.Time) (problem, bool) {
 		return p, true
 	case errors.Is(err, models.ErrFinished):
 		return newProblem(fiber.StatusConflict, "this table is finished: its boards can no longer change", nil), true
-	case errors.Is(err, models.ErrTableFull):
-		return newProblem(fiber.StatusConflict, "this table is full", nil), true
 	case errors.Is(err, models.ErrConflict):
 		return newProblem(fiber.StatusConflict, "that was already done: the seat is claimed or the name is taken", nil), true
 	case errors.As(err, &he):

@@ -19,17 +19,17 @@ func buildHistory(t *testing.T, s *Store, group string) {
 	t.Helper()
 	clock := t0
 	s.Now = func() time.Time { clock = clock.Add(17*time.Minute + 123456*time.Microsecond); return clock }
-	tbl, _, err := s.CreateTable(ctx, NewTable{Game: "insecta", Group: group, Names: []string{"Ana <&>", "Ben"},
+	tbl, host, err := s.CreateTable(ctx, NewTable{Game: "insecta", Group: group, Names: []string{"Ana <&>", "Ben"},
 		Variants: map[string]int{"oneFragment": 1}, Boards: []json.RawMessage{
 			json.RawMessage(`{"totals": {"track": 3, "fragments": 1, "distinctInsects": 2}}`),
 			json.RawMessage(`{"totals": {"track": 30, "continents": 5}}`)}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	finishScored(t, s, tbl.Code)
-	tbl, _, _ = s.CreateTable(ctx, NewTable{Game: "insectarium", Group: group, Names: []string{"Zoë", "ana <&>", "Cleo"},
+	finishScored(t, s, tbl.Code, host)
+	tbl, host, _ = s.CreateTable(ctx, NewTable{Game: "insectarium", Group: group, Names: []string{"Zoë", "ana <&>", "Cleo"},
 		Boards: []json.RawMessage{sheet("insectarium", 20), sheet("insectarium", 31), sheet("insectarium", 20)}})
-	finishScored(t, s, tbl.Code)
+	finishScored(t, s, tbl.Code, host)
 	for _, p := range handHistory {
 		logScoredPlay(t, s, group, p)
 	}

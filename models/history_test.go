@@ -49,17 +49,6 @@ func scored(game string, names []string, totals []int) *scoring.Result {
 	return res
 }
 
-// standingsOf scores a table's seats 10 points apart, first seat best.
-func standingsOf(t *testing.T, tbl *Table) json.RawMessage {
-	t.Helper()
-	names := make([]string, len(tbl.Seats))
-	totals := make([]int, len(tbl.Seats))
-	for i, st := range tbl.Seats {
-		names[i], totals[i] = st.Name, 10*(len(tbl.Seats)-i)
-	}
-	return marshal(t, scored(tbl.Game, names, totals))
-}
-
 // hplay is one play of a test history.
 type hplay struct {
 	game   string
@@ -112,28 +101,15 @@ func logScoredPlay(t *testing.T, s *Store, group string, p hplay) string {
 	return id
 }
 
-// finishScored finishes a table with the standings the rules give its
-// boards.
-func finishScored(t *testing.T, s *Store, code string) string {
+// finishScored finishes a table, for its host, with the standings the
+// rules give its boards.
+func finishScored(t *testing.T, s *Store, code, host string) string {
 	t.Helper()
-	tbl, err := s.FindTableByCode(ctx, code)
+	f, _, err := s.Finish(ctx, code, host, false, nil)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("Finish: %v", err)
 	}
-	g, _ := scoring.Lookup(tbl.Game)
-	req := scoring.Request{Variants: tbl.Variants}
-	for _, st := range tbl.Seats {
-		req.Players = append(req.Players, scoring.PlayerInput{Name: st.Name, Board: st.Board})
-	}
-	res, err := scoring.Score(g, req)
-	if err != nil {
-		t.Fatalf("score table %s: %v", code, err)
-	}
-	id, err := s.FinishTable(ctx, code, tbl.Version, marshal(t, res))
-	if err != nil {
-		t.Fatalf("FinishTable: %v", err)
-	}
-	return id
+	return f.PlayID
 }
 
 func logPlay(t *testing.T, s *Store, group string, p hplay) string {
@@ -355,14 +331,14 @@ func TestGroups(t *testing.T) {
 		wantErr(t, "table of an unknown group", err, ErrNotFound)
 
 		// A table plays for its group: its play and players are the group's.
-		tbl, _, err := s.CreateTable(ctx, NewTable{Game: "insecta", Group: g.ID, Names: []string{"Ana", "Ben"}})
+		tbl, host, err := s.CreateTable(ctx, NewTable{Game: "insecta", Group: g.ID, Names: []string{"Ana", "Ben"}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if tbl.Group != g.ID {
 			t.Errorf("table group = %q, want %q", tbl.Group, g.ID)
 		}
-		playID := finish(t, s, tbl.Code)
+		playID := finish(t, s, tbl.Code, host)
 		if _, err := s.FindPlay(ctx, g.ID, playID); err != nil {
 			t.Errorf("FindPlay in the table's group: %v", err)
 		}
@@ -395,8 +371,8 @@ func TestNamesTypedDifferently(t *testing.T) {
 	eachStore(t, func(t *testing.T, s *Store) {
 		logPlay(t, s, DefaultGroup, hplay{"insecta", 1 * time.Hour, []string{"Ana Lu", "Ben"}, []int{10, 5}})
 		logPlay(t, s, DefaultGroup, hplay{"insecta", 2 * time.Hour, []string{" ana  lu ", "BEN"}, []int{10, 5}})
-		tbl, _ := newTable(t, s, "ANA LU", "ben ")
-		finish(t, s, tbl.Code)
+		tbl, host := newTable(t, s, "ANA LU", "ben ")
+		finish(t, s, tbl.Code, host)
 		players, err := s.ListPlayers(ctx, DefaultGroup)
 		if err != nil {
 			t.Fatal(err)
@@ -572,13 +548,12 @@ func TestMergePlayers(t *testing.T) {
 func TestFinishTablesUpdateLeaderboard(t *testing.T) {
 	eachStore(t, func(t *testing.T, s *Store) {
 		s.Now = func() time.Time { return t0 }
-		first, _ := newTable(t, s, "Ana", "Ben")
-		s.SaveBoard(ctx, first.Code, 0, json.RawMessage(`{"supply":1}`), nil)
+		first, firstHost := newTable(t, s, "Ana", "Ben")
 		s.Now = func() time.Time { return t0.Add(time.Hour) }
-		firstID := finish(t, s, first.Code)
-		second, _ := newTable(t, s, "Ben", "Cleo", "ana")
+		firstID := finish(t, s, first.Code, firstHost)
+		second, secondHost := newTable(t, s, "Ben", "Cleo", "ana")
 		s.Now = func() time.Time { return t0.Add(2 * time.Hour) }
-		finish(t, s, second.Code)
+		finish(t, s, second.Code, secondHost)
 
 		lb := leaderboard(t, s, "default", "insectarium")
 		type line struct {
@@ -601,41 +576,22 @@ func TestFinishTablesUpdateLeaderboard(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The boards were totals sheets, scored by the rules.
+		_, res := hplay{"insectarium", 0, []string{"Ana", "Ben"}, []int{20, 10}}.scored(t)
 		wantPlay := &Play{ID: firstID, Group: DefaultGroup, Game: "insectarium", Variants: map[string]int{},
 			StartedAt: t0, FinishedAt: t0.Add(time.Hour), TableCode: first.Code,
 			Players: []PlayPlayer{
 				{Seat: 0, PlayerID: playerID(t, s, DefaultGroup, "Ana"), Player: "Ana", NameAsEntered: "Ana", Total: 20, Rank: 1, Winner: true,
-					Breakdown: []scoring.Line{{Key: "track", Label: "Scoring track", Points: 20}}, Board: json.RawMessage(`{"supply":1}`)},
+					Breakdown: res.Results[0].Breakdown, Board: sheet("insectarium", 20)},
 				{Seat: 1, PlayerID: playerID(t, s, DefaultGroup, "Ben"), Player: "Ben", NameAsEntered: "Ben", Total: 10, Rank: 2,
-					Breakdown: []scoring.Line{{Key: "track", Label: "Scoring track", Points: 10}}},
+					Breakdown: res.Results[1].Breakdown, Board: sheet("insectarium", 10)},
 			},
-			Standings: standingsOf(t, first)}
+			Standings: marshal(t, res)}
 		if !reflect.DeepEqual(play, wantPlay) {
 			t.Errorf("FindPlay:\n got %+v\nwant %+v", play, wantPlay)
 		}
 		if play.Duration() != time.Hour {
 			t.Errorf("duration = %v, want 1h", play.Duration())
-		}
-	})
-}
-
-// TestFinishTableWithBoards: a tracked table records the boards its moves
-// built, not the seats' set-up boards.
-func TestFinishTableWithBoards(t *testing.T) {
-	eachStore(t, func(t *testing.T, s *Store) {
-		tbl, _, _ := s.CreateTable(ctx, NewTable{Game: "insektenhotel", Names: []string{"Ana", "Ben"},
-			Boards: []json.RawMessage{json.RawMessage(`{"hotel":"blue"}`), json.RawMessage(`{"hotel":"red"}`)}})
-		built := []json.RawMessage{json.RawMessage(`{"hotel":"blue","full":true}`), json.RawMessage(`{"hotel":"red"}`)}
-		if _, err := s.FinishTableWithBoards(ctx, tbl.Code, 1, standingsOf(t, tbl), built[:1]); err == nil {
-			t.Error("one board for two seats: nil error")
-		}
-		id, err := s.FinishTableWithBoards(ctx, tbl.Code, 1, standingsOf(t, tbl), built)
-		if err != nil {
-			t.Fatal(err)
-		}
-		play, _ := s.FindPlay(ctx, DefaultGroup, id)
-		if string(play.Players[0].Board) != string(built[0]) {
-			t.Errorf("recorded board = %s, want %s", play.Players[0].Board, built[0])
 		}
 	})
 }
@@ -1042,11 +998,11 @@ func TestConcurrentPlays(t *testing.T) {
 			})
 		}
 		// A table of the group finishes meanwhile.
-		tbl, _ := newTable(t, s, "Ana", "Ben") // spelled as in history: which spelling creates a player first is a race
+		tbl, host := newTable(t, s, "Ana", "Ben") // spelled as in history: which spelling creates a player first is a race
+		putSheets(t, s, tbl.Code, host)
 		wg.Go(func() {
-			tb, _ := s.FindTableByCode(ctx, tbl.Code)
-			if _, err := s.FinishTable(ctx, tbl.Code, tb.Version, standingsOf(t, tb)); err != nil {
-				t.Errorf("FinishTable: %v", err)
+			if _, _, err := s.Finish(ctx, tbl.Code, host, false, nil); err != nil {
+				t.Errorf("Finish: %v", err)
 			}
 		})
 		wg.Wait()

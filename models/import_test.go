@@ -172,7 +172,7 @@ func TestImportInBatches(t *testing.T) {
 	eachStore(t, func(t *testing.T, s *Store) {
 		const plays = 2*importPlaysPerTx + 17
 		data := importFileOf(t, "big", plays, importPlayersPerTx+30, nil)
-		tbl, _, err := s.CreateTable(ctx, NewTable{Game: "insectarium", Names: []string{"Ana"}})
+		tbl, host, err := s.CreateTable(ctx, NewTable{Game: "insectarium", Names: []string{"Ana"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -194,7 +194,7 @@ func TestImportInBatches(t *testing.T) {
 			if _, err := s.RenamePlayer(ctx, "big", "p0000big", "Someone else"); !errors.Is(err, ErrImporting) {
 				t.Errorf("a write to the group half-way: %v, want ErrImporting", err)
 			}
-			if _, err := s.SaveBoard(ctx, tbl.Code, 0, json.RawMessage(`{"supply": 1}`), nil); err != nil {
+			if _, _, err := s.PutBoard(ctx, BoardPut{Code: tbl.Code, Token: host, Seat: 0, Board: json.RawMessage(`{"supply": 1}`)}, nil); err != nil {
 				t.Errorf("another write half-way: %v", err)
 			}
 		}

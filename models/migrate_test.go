@@ -173,7 +173,7 @@ func upgradeFrom(t *testing.T, dsn string, from int) {
 	if open.Group != DefaultGroup {
 		t.Errorf("open table's group = %q", open.Group)
 	}
-	id := finish(t, s, "DEFGHJ")
+	id := finish(t, s, "DEFGHJ", host)
 	if _, err := s.FindPlay(ctx, DefaultGroup, id); err != nil {
 		t.Errorf("play finished after upgrade: %v", err)
 	}
@@ -210,8 +210,12 @@ func TestMigrationsUpgradeSeatSync(t *testing.T) {
 		if got := tbl.Seats[0].Sync; got.Unsent != 0 || got.LastSeenAt != nil || got.UnsentSince != nil || got.State(at) != SyncSaved {
 			t.Errorf("an old seat's sync = %+v, want saved and never heard from", got)
 		}
-		if _, changed, err := s.ReportSeatSync(ctx, "EFGHJK", 0, 1, at); err != nil || !changed {
-			t.Errorf("a report on an old seat = %v, %v; want a change", changed, err)
+		ana, err := s.ClaimSeat(ctx, "EFGHJK", 0)
+		if err != nil {
+			t.Fatalf("claim an old seat: %v", err)
+		}
+		if r, _, err := s.ReportSync(ctx, SyncReport{Code: "EFGHJK", Token: ana, Seat: 0, Unsent: 1, Since: at}, nil); err != nil || r.State == nil {
+			t.Errorf("a report on an old seat = %+v, %v; want a change", r, err)
 		}
 		if a, err := s.BeginIdempotent(ctx, "scope", "fp", at, time.Hour); a != nil || err != nil {
 			t.Errorf("an idempotency key after the upgrade = %+v, %v", a, err)

@@ -34,9 +34,8 @@ func TestNamesMatchAsTheyShow(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := s.AddSeat(ctx, tbl.Code, "B\u200ben"); !errors.Is(err, ErrConflict) {
-			t.Errorf("joining as B\\u200ben beside Ben: %v, want ErrConflict", err)
-		}
+		_, _, err = s.JoinTable(ctx, tbl.Code, "B\u200ben", nil)
+		wantNameError(t, "joining as B\\u200ben beside Ben", err)
 		if _, err := s.CreateGroup(ctx, " \u200b "); !errors.Is(err, ErrBadName) {
 			t.Errorf("a group named with a zero-width space: %v, want ErrBadName", err)
 		}
@@ -64,7 +63,8 @@ func TestIDsThatCannotBe(t *testing.T) {
 			_, checks["Authorize"] = s.Authorize(ctx, bad, "token")
 			checks["DeletePlay"] = s.DeletePlay(ctx, bad, "x")
 			checks["MergePlayers"] = s.MergePlayers(ctx, DefaultGroup, bad, "x")
-			_, _, checks["AddSeat"] = s.AddSeat(ctx, bad, "Ana")
+			_, _, checks["JoinTable"] = s.JoinTable(ctx, bad, "Ana", nil)
+			_, checks["ReadTable"] = s.ReadTable(ctx, bad)
 			for name, err := range checks {
 				if !errors.Is(err, ErrNotFound) {
 					t.Errorf("%s(%+q): %v, want ErrNotFound", name, bad, err)

@@ -124,17 +124,17 @@ func TestFinishedTableStartPlayer(t *testing.T) {
 	eachStore(t, func(t *testing.T, s *Store) {
 		full := json.RawMessage(`{"hotel": "blue", "floors": [{"species": "bee", "guests": 2}, {"species": "ant", "guests": 2}, {"species": "fly", "guests": 2}]}`)
 		some := json.RawMessage(`{"hotel": "red", "floors": [{"species": "ladybird", "guests": 1}, {"species": "butterfly", "guests": 2}, {"species": "earwig", "guests": 0}]}`)
-		tbl, _, err := s.CreateTable(ctx, NewTable{Game: "insektenhotel", Names: []string{"Ana", "Ben", "Cy"}, First: 2})
+		tbl, host, err := s.CreateTable(ctx, NewTable{Game: "insektenhotel", Names: []string{"Ana", "Ben", "Cy"}, First: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
 		other := json.RawMessage(`{"hotel": "green", "floors": [{"species": "bee", "guests": 0}, {"species": "ant", "guests": 1}, {"species": "fly", "guests": 0}]}`)
 		for i, b := range []json.RawMessage{some, other, full} {
-			if _, err := s.SaveBoard(ctx, tbl.Code, i, b, nil); err != nil {
+			if _, _, err := s.PutBoard(ctx, BoardPut{Code: tbl.Code, Token: host, Seat: i, Board: b}, nil); err != nil {
 				t.Fatal(err)
 			}
 		}
-		p, err := s.FindPlay(ctx, DefaultGroup, finishScored(t, s, tbl.Code))
+		p, err := s.FindPlay(ctx, DefaultGroup, finishScored(t, s, tbl.Code, host))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -142,14 +142,14 @@ func TestFinishedTableStartPlayer(t *testing.T) {
 			t.Errorf("start seat %v, want 2", p.StartSeat)
 		}
 
-		tbl, _, err = s.CreateTable(ctx, NewTable{Game: "insectarium", Names: []string{"Ana"}})
+		tbl, host, err = s.CreateTable(ctx, NewTable{Game: "insectarium", Names: []string{"Ana"}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.SaveBoard(ctx, tbl.Code, 0, sheet("insectarium", 20), nil); err != nil {
+		if _, _, err := s.PutBoard(ctx, BoardPut{Code: tbl.Code, Token: host, Seat: 0, Board: sheet("insectarium", 20)}, nil); err != nil {
 			t.Fatal(err)
 		}
-		p, _ = s.FindPlay(ctx, DefaultGroup, finishScored(t, s, tbl.Code))
+		p, _ = s.FindPlay(ctx, DefaultGroup, finishScored(t, s, tbl.Code, host))
 		if p.StartSeat != nil {
 			t.Errorf("an Insectarium table's play starts with seat %d, want none", *p.StartSeat)
 		}

@@ -13,7 +13,8 @@ import (
 )
 
 // PutBoard returns the table exactly as a reload after the write would,
-// and refuses what SaveBoard refuses, checking the token first.
+// and refuses a stale If-Match, a missing table or seat and a table with
+// moves, checking the token first.
 func TestPutBoard(t *testing.T) {
 	eachStore(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
@@ -27,7 +28,7 @@ func TestPutBoard(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := s.ReportSeatSync(ctx, tb.Code, 1, 3, clock.Add(-time.Minute)); err != nil {
+		if _, _, err := s.ReportSync(ctx, SyncReport{Code: tb.Code, Token: ben, Seat: 1, Unsent: 3, Since: clock.Add(-time.Minute)}, nil); err != nil {
 			t.Fatal(err)
 		}
 		check := func(p BoardPut) *Table {
@@ -79,21 +80,29 @@ func TestPutBoard(t *testing.T) {
 				t.Errorf("%s: %v, want %v", name, err, c.want)
 			}
 		}
-		if _, err := s.AppendMove(ctx, tb.Code, json.RawMessage(`{}`), nil); err != nil {
-			t.Fatal(err)
-		}
-		if _, _, err := s.PutBoard(ctx, BoardPut{Code: tb.Code, Token: host, Seat: 0, Board: json.RawMessage(`{}`)}, nil); !errors.Is(err, ErrTracked) {
-			t.Errorf("with moves: %v, want ErrTracked", err)
-		}
-		if _, err := s.UndoLastMove(ctx, tb.Code, nil); err != nil {
-			t.Fatal(err)
-		}
 		after, err := s.FindTableByCode(ctx, tb.Code)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if after.Version != 7 {
-			t.Errorf("version %d after refusals, want 7 (two moves)", after.Version)
+		if after.Version != 5 {
+			t.Errorf("version %d after refusals, want 5", after.Version)
+		}
+
+		// A table played move by move takes no board while it has moves.
+		hotel, hotelHost := hotelTable(t, s)
+		drawAll(t, s, hotel.Code, hotelHost, "bee")
+		if _, _, err := s.PutBoard(ctx, BoardPut{Code: hotel.Code, Token: hotelHost, Seat: 0, Board: hotelBoards[0]}, nil); !errors.Is(err, ErrTracked) {
+			t.Errorf("with moves: %v, want ErrTracked", err)
+		}
+		if _, _, err := s.UndoMove(ctx, hotel.Code, hotelHost, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		after, err = s.FindTableByCode(ctx, hotel.Code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if after.Version != 3 {
+			t.Errorf("version %d after the refusal, want 3 (a move and its undo)", after.Version)
 		}
 	})
 }

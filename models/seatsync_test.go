@@ -2,6 +2,7 @@ package models
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 	"time"
 )
@@ -30,14 +31,28 @@ func TestSeatSyncState(t *testing.T) {
 	}
 }
 
-// TestReportSeatSync: reports are kept per seat, say when the state
-// changed, leave the version alone, and an own board save clears them.
-func TestReportSeatSync(t *testing.T) {
+// TestReportSync: reports are kept per seat, say when the state changed,
+// leave the version alone, need the seat's or the host's token, and an own
+// board put clears them.
+func TestReportSync(t *testing.T) {
 	eachStore(t, func(t *testing.T, s *Store) {
 		clock := time.Date(2026, 3, 20, 19, 0, 0, 0, time.UTC)
 		s.Now = func() time.Time { return clock }
-		tbl, _ := newTable(t, s, "Ana", "Ben")
+		tbl, host := newTable(t, s, "Ana", "Ben")
+		tokens := map[int]string{}
+		for seat := range 2 {
+			token, err := s.ClaimSeat(ctx, tbl.Code, seat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tokens[seat] = token
+		}
+		claimed, _ := s.FindTableByCode(ctx, tbl.Code)
 		since := clock.Add(-12 * time.Second)
+		report := func(token string, seat, unsent int) (SyncReported, error) {
+			r, _, err := s.ReportSync(ctx, SyncReport{Code: tbl.Code, Token: token, Seat: seat, Unsent: unsent, Since: since}, nil)
+			return r, err
+		}
 		tests := []struct {
 			name        string
 			advance     time.Duration
@@ -55,10 +70,11 @@ func TestReportSeatSync(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
 				clock = clock.Add(tt.advance)
-				got, changed, err := s.ReportSeatSync(ctx, tbl.Code, tt.seat, tt.unsent, since)
+				r, err := report(tokens[tt.seat], tt.seat, tt.unsent)
 				if err != nil {
 					t.Fatal(err)
 				}
+				got, changed := r.Sync, r.State != nil
 				if st := got.State(clock); st != tt.wantState || changed != tt.wantChanged {
 					t.Errorf("state %q, changed %v; want %q, %v", st, changed, tt.wantState, tt.wantChanged)
 				}
@@ -68,19 +84,22 @@ func TestReportSeatSync(t *testing.T) {
 				if (got.UnsentSince != nil) != (tt.unsent > 0) || (got.UnsentSince != nil && !got.UnsentSince.Equal(since)) {
 					t.Errorf("unsentSince = %v, want %v only while edits wait", got.UnsentSince, since)
 				}
+				if changed && !reflect.DeepEqual(r.State.Table.Seats[tt.seat].Sync, got) {
+					t.Errorf("the table shows seat %d's sync as %+v, want %+v", tt.seat, r.State.Table.Seats[tt.seat].Sync, got)
+				}
 			})
 		}
 
 		clock = clock.Add(time.Second)
-		if _, _, err := s.ReportSeatSync(ctx, tbl.Code, 1, 4, since); err != nil {
+		if _, err := report(tokens[1], 1, 4); err != nil {
 			t.Fatal(err)
 		}
 		got, err := s.FindTableByCode(ctx, tbl.Code)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.Version != 1 {
-			t.Errorf("version %d after sync reports, want 1", got.Version)
+		if got.Version != claimed.Version {
+			t.Errorf("version %d after sync reports, want %d", got.Version, claimed.Version)
 		}
 		if ben := got.Seats[1].Sync; ben.Unsent != 4 || ben.UnsentSince == nil || !ben.UnsentSince.Equal(since) || !ben.LastSeenAt.Equal(clock) {
 			t.Errorf("Ben's sync read back = %+v", ben)
@@ -89,30 +108,35 @@ func TestReportSeatSync(t *testing.T) {
 			t.Errorf("Ana's sync read back = %+v", ana)
 		}
 
-		// A save by the host leaves the phone's report alone; the seat's
-		// own save clears it.
-		if _, err := s.SaveBoard(ctx, tbl.Code, 1, json.RawMessage(`{"supply":1}`), nil); err != nil {
+		// A put by the host leaves the phone's report alone; the seat's
+		// own put clears it.
+		if _, _, err := s.PutBoard(ctx, BoardPut{Code: tbl.Code, Token: host, Seat: 1, Board: json.RawMessage(`{"supply":1}`)}, nil); err != nil {
 			t.Fatal(err)
 		}
 		got, _ = s.FindTableByCode(ctx, tbl.Code)
 		if got.Seats[1].Sync.Unsent != 4 {
-			t.Errorf("after the host's save: %+v, want 4 unsent still", got.Seats[1].Sync)
+			t.Errorf("after the host's put: %+v, want 4 unsent still", got.Seats[1].Sync)
 		}
 		clock = clock.Add(time.Minute)
-		if _, err := s.SaveOwnBoard(ctx, tbl.Code, 1, json.RawMessage(`{"supply":2}`), intp(2)); err != nil {
+		own := BoardPut{Code: tbl.Code, Token: tokens[1], Seat: 1, Board: json.RawMessage(`{"supply":2}`), IfVersion: intp(claimed.Version + 1)}
+		if _, _, err := s.PutBoard(ctx, own, nil); err != nil {
 			t.Fatal(err)
 		}
 		got, _ = s.FindTableByCode(ctx, tbl.Code)
-		if ben := got.Seats[1].Sync; ben.Unsent != 0 || ben.UnsentSince != nil || !ben.LastSeenAt.Equal(clock) || got.Version != 3 {
-			t.Errorf("after the seat's own save: %+v at version %d, want saved, seen now, version 3", ben, got.Version)
+		if ben := got.Seats[1].Sync; ben.Unsent != 0 || ben.UnsentSince != nil || !ben.LastSeenAt.Equal(clock) || got.Version != claimed.Version+2 {
+			t.Errorf("after the seat's own put: %+v at version %d, want saved, seen now, version %d", ben, got.Version, claimed.Version+2)
 		}
 
-		_, _, err = s.ReportSeatSync(ctx, tbl.Code, 5, 1, since)
+		_, err = report(host, 5, 1)
 		wantErr(t, "no such seat", err, ErrNotFound)
-		_, _, err = s.ReportSeatSync(ctx, "ZZZZZZ", 0, 1, since)
+		_, _, err = s.ReportSync(ctx, SyncReport{Code: "ZZZZZZ", Token: host, Seat: 0, Unsent: 1, Since: since}, nil)
 		wantErr(t, "unknown table", err, ErrNotFound)
-		finish(t, s, tbl.Code)
-		_, _, err = s.ReportSeatSync(ctx, tbl.Code, 0, 1, since)
+		_, err = report("", 0, 1)
+		wantErr(t, "no token", err, errToken)
+		_, err = report(tokens[0], 1, 1)
+		wantErr(t, "another seat's token", err, errDenied)
+		finish(t, s, tbl.Code, host)
+		_, err = report(tokens[0], 0, 1)
 		wantErr(t, "finished table", err, ErrFinished)
 	})
 }

@@ -44,7 +44,7 @@ import (
 // Errors the store returns in place of driver errors, so that the API maps
 // storage outcomes to HTTP statuses through one table without knowing GORM.
 var (
-	// ErrNotFound means no table, seat, move, group, player or play
+	// ErrNotFound means no table, seat, group, player or play
 	// matches; a player or play of another group counts as none.
 	ErrNotFound = errors.New("models: not found")
 	// ErrConflict means the change collides with existing data: a seat
@@ -53,10 +53,6 @@ var (
 	// ErrFinished means the table is finished and refuses changes; its
 	// result is history now.
 	ErrFinished = errors.New("models: table is finished")
-	// ErrTableFull means the table already has as many seats as its game
-	// allows. The store checks it in the same transaction that adds the
-	// seat, so two players joining at once cannot overfill a table.
-	ErrTableFull = errors.New("models: table is full")
 	// ErrUnavailable means the database cannot serve the request now: its
 	// write lock is held elsewhere for longer than the busy timeout (a
 	// backup, a one-shot command, sqlite3), it is read-only, or PostgreSQL

@@ -297,60 +297,13 @@ func (s *Store) FindTableByCode(ctx context.Context, code string) (*Table, error
 	return t, nil
 }
 
-// AddSeat seats a new player who joined by the table's code and returns
-// the seat number with its token. A name already at the table is
-// ErrConflict; a table at its game's player limit is ErrTableFull.
-func (s *Store) AddSeat(ctx context.Context, code, name string) (seat int, seatToken string, err error) {
-	if name, err = cleanName(name, scoring.MaxNameLength); err != nil {
-		return 0, "", err
-	}
-	token, err := newToken(s.Rand)
-	if err != nil {
-		return 0, "", err
-	}
-	_, err = s.change(ctx, code, nil, func(tx *gorm.DB, t *tableRow, now time.Time) error {
-		var n struct{ Seats, NextSeat int }
-		if err := tx.Model(&seatRow{}).Select("COUNT(*) AS seats, COALESCE(MAX(seat) + 1, 0) AS next_seat").
-			Where("table_id = ?", t.ID).Scan(&n).Error; err != nil {
-			return err
-		}
-		if g, ok := scoring.Lookup(t.Game); ok && n.Seats >= g.Spec().MaxPlayers {
-			return ErrTableFull
-		}
-		hash := hashToken(token)
-		seat = n.NextSeat
-		return tx.Create(&seatRow{TableID: t.ID, Seat: seat, Name: name, NameKey: nameKey(name),
-			TokenHash: &hash, Claimed: true, UpdatedAt: now}).Error
-	})
-	if err != nil {
-		return 0, "", err
-	}
-	return seat, token, nil
-}
-
 // ClaimSeat hands out the token of a seat the host named, once: the first
 // phone to claim it holds it. A claimed seat is ErrConflict, a seat that
-// does not exist ErrNotFound.
+// does not exist ErrNotFound. It is ClaimSeatAt without an idempotent
+// answer.
 func (s *Store) ClaimSeat(ctx context.Context, code string, seat int) (seatToken string, err error) {
-	token, err := newToken(s.Rand)
-	if err != nil {
-		return "", err
-	}
-	_, err = s.change(ctx, code, nil, func(tx *gorm.DB, t *tableRow, now time.Time) error {
-		var row seatRow
-		if err := tx.Where("table_id = ? AND seat = ?", t.ID, seat).Take(&row).Error; err != nil {
-			return err
-		}
-		if row.Claimed {
-			return ErrConflict
-		}
-		return tx.Model(&seatRow{}).Where("id = ?", row.ID).
-			Updates(map[string]any{"token_hash": hashToken(token), "claimed": true, "updated_at": now}).Error
-	})
-	if err != nil {
-		return "", err
-	}
-	return token, nil
+	st, _, err := s.ClaimSeatAt(ctx, code, seat, nil)
+	return st.Token, err
 }
 
 // Authorize says what token may do at the table: host, one seat, or
@@ -380,39 +333,6 @@ func (s *Store) Authorize(ctx context.Context, code, token string) (Role, error)
 		}
 	}
 	return none, nil
-}
-
-// SaveBoard stores a seat's board (JSON null clears it) and returns the
-// table's new version. With ifVersion set, a table that has changed since
-// is a *VersionError and nothing is saved, so two phones never overwrite
-// each other unseen.
-func (s *Store) SaveBoard(ctx context.Context, code string, seat int, board json.RawMessage, ifVersion *int) (int, error) {
-	return s.saveBoard(ctx, code, seat, board, ifVersion, false)
-}
-
-// SaveOwnBoard is SaveBoard for a board sent by the seat's own phone: the
-// phone is heard from, and since it sends a seat's edits as one board,
-// nothing it held for the seat is unsent any more.
-func (s *Store) SaveOwnBoard(ctx context.Context, code string, seat int, board json.RawMessage, ifVersion *int) (int, error) {
-	return s.saveBoard(ctx, code, seat, board, ifVersion, true)
-}
-
-func (s *Store) saveBoard(ctx context.Context, code string, seat int, board json.RawMessage, ifVersion *int, own bool) (int, error) {
-	text, err := boardText(board)
-	if err != nil {
-		return 0, err
-	}
-	return s.change(ctx, code, ifVersion, func(tx *gorm.DB, t *tableRow, now time.Time) error {
-		fields := map[string]any{"board": text, "updated_at": now}
-		if own {
-			fields["last_seen_at"], fields["unsent"], fields["unsent_since"] = now, 0, nil
-		}
-		res := tx.Model(&seatRow{}).Where("table_id = ? AND seat = ?", t.ID, seat).Updates(fields)
-		if res.Error == nil && res.RowsAffected == 0 {
-			return ErrNotFound
-		}
-		return res.Error
-	})
 }
 
 // ErrTracked means the table is played move by move: its hotels follow
@@ -447,172 +367,6 @@ func (r boardPutRow) seatRow() seatRow {
 		sr.Unsent = *r.SeatUnsent
 	}
 	return sr
-}
-
-// AppendMove adds a turn to the table's move log (the Insektenhotel
-// tracker) and returns the new version. Pass the version the move was
-// checked against as ifVersion, so a move is never appended to a log that
-// changed after the check.
-func (s *Store) AppendMove(ctx context.Context, code string, body json.RawMessage, ifVersion *int) (int, error) {
-	if !json.Valid(body) {
-		return 0, errors.New("models: move is not valid JSON")
-	}
-	return s.change(ctx, code, ifVersion, func(tx *gorm.DB, t *tableRow, now time.Time) error {
-		var next int
-		if err := tx.Model(&moveRow{}).Select("COALESCE(MAX(seq), 0) + 1").Where("table_id = ?", t.ID).Scan(&next).Error; err != nil {
-			return err
-		}
-		return tx.Create(&moveRow{TableID: t.ID, Seq: next, Body: string(body), CreatedAt: now}).Error
-	})
-}
-
-// Moves returns the table's move log, oldest first.
-func (s *Store) Moves(ctx context.Context, code string) ([]json.RawMessage, error) {
-	var out []json.RawMessage
-	err := s.read(ctx, func(tx *gorm.DB) error {
-		var row tableRow
-		if err := tx.Select("id").Where("code = ?", normalizeCode(code)).Take(&row).Error; err != nil {
-			return err
-		}
-		var bodies []string
-		if err := tx.Model(&moveRow{}).Where("table_id = ?", row.ID).Order("seq").Pluck("body", &bodies).Error; err != nil {
-			return err
-		}
-		out = make([]json.RawMessage, len(bodies))
-		for i, b := range bodies {
-			out[i] = json.RawMessage(b)
-		}
-		return nil
-	})
-	return out, err
-}
-
-// UndoLastMove removes the newest move and returns the new version;
-// ErrNotFound when the log is empty. ifVersion works as in AppendMove, so
-// two people pressing undo at once undo one move, not two.
-func (s *Store) UndoLastMove(ctx context.Context, code string, ifVersion *int) (int, error) {
-	return s.change(ctx, code, ifVersion, func(tx *gorm.DB, t *tableRow, now time.Time) error {
-		var last moveRow
-		if err := tx.Select("id").Where("table_id = ?", t.ID).Order("seq DESC").Take(&last).Error; err != nil {
-			return err
-		}
-		return tx.Delete(&moveRow{}, last.ID).Error
-	})
-}
-
-// FinishTable closes the table and records its play: the standings the
-// caller scored from the table at version (a scoring.Result with one
-// result per seat, in seat order), with the seats' final boards. In the
-// same transaction the seats' names become players of the table's group
-// and the group's leaderboard takes the play in. It returns the play's id.
-// A table that changed after version was scored is a *VersionError, so
-// the recorded standings always match the boards.
-func (s *Store) FinishTable(ctx context.Context, code string, version int, standings json.RawMessage) (playID string, err error) {
-	return s.FinishTableWithBoards(ctx, code, version, standings, nil)
-}
-
-// FinishTableWithBoards is FinishTable for a table whose final boards are
-// not the ones its seats hold: a tracked Insektenhotel table, whose hotels
-// are built by its moves. boards has one board per seat, in seat order;
-// nil means the seats' own.
-func (s *Store) FinishTableWithBoards(ctx context.Context, code string, version int, standings json.RawMessage, boards []json.RawMessage) (playID string, err error) {
-	var result scoring.Result
-	if err := json.Unmarshal(standings, &result); err != nil {
-		return "", fmt.Errorf("models: standings are not a scored result: %w", err)
-	}
-	id, err := newPlayID(s.Rand)
-	if err != nil {
-		return "", err
-	}
-	_, err = s.change(ctx, code, &version, func(tx *gorm.DB, t *tableRow, now time.Time) error {
-		var seats []seatRow
-		if err := tx.Where("table_id = ?", t.ID).Order("seat").Find(&seats).Error; err != nil {
-			return err
-		}
-		if g, ok := scoring.Lookup(t.Game); ok && (len(seats) < g.Spec().MinPlayers || len(seats) > g.Spec().MaxPlayers) {
-			return fmt.Errorf("models: %s is played by %d to %d players, not %d", g.Spec().Name, g.Spec().MinPlayers, g.Spec().MaxPlayers, len(seats))
-		}
-		if boards != nil {
-			if len(boards) != len(seats) {
-				return fmt.Errorf("models: %d boards for %d seats", len(boards), len(seats))
-			}
-			for i := range seats {
-				if seats[i].Board, err = boardText(boards[i]); err != nil {
-					return fmt.Errorf("models: seat %d: %w", i, err)
-				}
-			}
-		}
-		entries, err := matchResults(seats, &result)
-		if err != nil {
-			return err
-		}
-		boardsText, err := encodeBoards(seats)
-		if err != nil {
-			return err
-		}
-		group := DefaultGroup
-		if t.GroupID != nil {
-			group = *t.GroupID
-		}
-		if err := lockGroup(tx, group); err != nil {
-			return err
-		}
-		t.Status, t.FinishedAt = StatusFinished, &now
-		play := playRow{ID: id, GroupID: group, TableID: &t.ID, Game: t.Game, Variants: t.Variants,
-			Boards: boardsText, Standings: string(standings), StartedAt: t.CreatedAt, FinishedAt: now}
-		if t.Game == "insektenhotel" && t.FirstSeat < len(seats) {
-			// An Insektenhotel table knows who started: its first seat,
-			// chosen when it was created, from which its rounds count.
-			// Other tables have no first seat (it stays 0).
-			first := t.FirstSeat
-			play.StartSeat = &first
-		}
-		if err := tx.Create(&play).Error; err != nil {
-			return err
-		}
-		return s.recordPlayers(tx, play, entries)
-	})
-	if err != nil {
-		return "", err
-	}
-	s.kickRebuilds()
-	return id, nil
-}
-
-// change is every write to an open table: in one transaction it locks the
-// table's row, refuses a finished table and a stale ifVersion, runs fn,
-// and bumps the version, which it returns. fn may set t.Status and
-// t.FinishedAt. The lock is FOR UPDATE on PostgreSQL, so concurrent writers
-// queue and the later one sees the new version; SQLite's single writer
-// queues them already.
-func (s *Store) change(ctx context.Context, code string, ifVersion *int, fn func(tx *gorm.DB, t *tableRow, now time.Time) error) (int, error) {
-	var version int
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		var t tableRow
-		err := tx.Clauses(clause.Locking{Strength: clause.LockingStrengthUpdate}).
-			Where("code = ?", normalizeCode(code)).Take(&t).Error
-		if err != nil {
-			return err
-		}
-		if t.Status == StatusFinished {
-			return ErrFinished
-		}
-		if ifVersion != nil && *ifVersion != t.Version {
-			return &VersionError{Current: t.Version}
-		}
-		now := s.now()
-		if err := fn(tx, &t, now); err != nil {
-			return err
-		}
-		version = t.Version + 1
-		return tx.Model(&tableRow{}).Where("id = ?", t.ID).Updates(map[string]any{
-			"version": version, "updated_at": now, "status": t.Status, "finished_at": t.FinishedAt,
-		}).Error
-	})
-	if err != nil {
-		return 0, translate(err)
-	}
-	return version, nil
 }
 
 func tableFromRow(r tableRow) (*Table, error) {

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"insectscore/scoring"
 )
 
 var ctx = context.Background()
@@ -32,17 +34,72 @@ func newTable(t *testing.T, s *Store, names ...string) (*Table, string) {
 	return tbl, host
 }
 
-func finish(t *testing.T, s *Store, code string) string {
+// putSheets puts totals sheets on a table's seats, for its host, that
+// score them 10 points apart, first seat best: a finished game whatever
+// the boards were.
+func putSheets(t *testing.T, s *Store, code, host string) {
 	t.Helper()
 	tbl, err := s.FindTableByCode(ctx, code)
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := s.FinishTable(ctx, code, tbl.Version, standingsOf(t, tbl))
-	if err != nil {
-		t.Fatalf("FinishTable: %v", err)
+	for i, st := range tbl.Seats {
+		board := sheet(tbl.Game, 10*(len(tbl.Seats)-i))
+		if _, _, err := s.PutBoard(ctx, BoardPut{Code: code, Token: host, Seat: st.Seat, Board: board}, nil); err != nil {
+			t.Fatalf("PutBoard: %v", err)
+		}
 	}
-	return id
+}
+
+// finish finishes a table for its host with putSheets's boards and
+// returns the play's id.
+func finish(t *testing.T, s *Store, code, host string) string {
+	t.Helper()
+	putSheets(t, s, code, host)
+	f, _, err := s.Finish(ctx, code, host, false, nil)
+	if err != nil {
+		t.Fatalf("Finish: %v", err)
+	}
+	return f.PlayID
+}
+
+// hotelBoards set up the Insektenhotel table of TestHotelTablePlay (api):
+// Ana's blue hotel of bees, ants and flies, Ben's red one of ladybirds,
+// butterflies and earwigs, no guests yet.
+var hotelBoards = []json.RawMessage{
+	json.RawMessage(`{"hotel": "blue", "floors": [{"species": "bee", "guests": 0}, {"species": "ant", "guests": 0}, {"species": "fly", "guests": 0}]}`),
+	json.RawMessage(`{"hotel": "red", "floors": [{"species": "ladybird", "guests": 0}, {"species": "butterfly", "guests": 0}, {"species": "earwig", "guests": 0}]}`),
+}
+
+// hotelDraws play that table to its end, turn by turn: Ana's last fly
+// fills her hotel, 6 guests to Ben's 5.
+var hotelDraws = []string{"bee", "ladybird", "bee", "ladybird", "ant", "butterfly", "ant", "butterfly", "fly", "earwig", "fly"}
+
+func draw(card string) scoring.HotelMove { return scoring.HotelMove{Type: "draw", Card: card} }
+
+// hotelTable starts an Insektenhotel table of Ana and Ben with
+// hotelBoards set up.
+func hotelTable(t *testing.T, s *Store) (*Table, string) {
+	t.Helper()
+	tbl, host, err := s.CreateTable(ctx, NewTable{Game: TrackedGame, Names: []string{"Ana", "Ben"}, Boards: hotelBoards})
+	if err != nil {
+		t.Fatalf("CreateTable: %v", err)
+	}
+	return tbl, host
+}
+
+// drawAll makes the draws of cards at a tracked table, for its host, and
+// returns the table after the last.
+func drawAll(t *testing.T, s *Store, code, host string, cards ...string) TableState {
+	t.Helper()
+	var st TableState
+	for _, card := range cards {
+		var err error
+		if st, _, err = s.AddMove(ctx, code, host, draw(card), nil, nil); err != nil {
+			t.Fatalf("AddMove %s: %v", card, err)
+		}
+	}
+	return st
 }
 
 func wantErr(t *testing.T, what string, err, want error) {
@@ -215,15 +272,15 @@ func TestFindTableByCode(t *testing.T) {
 	})
 }
 
-func TestAddSeat(t *testing.T) {
+func TestJoinTable(t *testing.T) {
 	eachStore(t, func(t *testing.T, s *Store) {
-		tbl, _ := newTable(t, s, "Ana", "Ben")
-		seat, token, err := s.AddSeat(ctx, tbl.Code, "  Cleo ")
+		tbl, host := newTable(t, s, "Ana", "Ben")
+		joined, _, err := s.JoinTable(ctx, tbl.Code, "  Cleo ", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if seat != 2 || len(token) != 43 {
-			t.Errorf("AddSeat = %d, %q; want seat 2 and a 43-character token", seat, token)
+		if joined.Seat != 2 || len(joined.Token) != 43 {
+			t.Errorf("JoinTable = %d, %q; want seat 2 and a 43-character token", joined.Seat, joined.Token)
 		}
 		got, _ := s.FindTableByCode(ctx, tbl.Code)
 		if want := (Seat{Seat: 2, Name: "Cleo", Claimed: true}); !reflect.DeepEqual(got.Seats[2], want) {
@@ -232,39 +289,50 @@ func TestAddSeat(t *testing.T) {
 		if got.Version != 2 {
 			t.Errorf("version = %d, want 2", got.Version)
 		}
-		if role, _ := s.Authorize(ctx, tbl.Code, token); role != (Role{Seat: 2}) {
+		if !reflect.DeepEqual(joined.State.Table, got) {
+			t.Errorf("JoinTable's table:\n got %+v\na reload gives\n%+v", joined.State.Table, got)
+		}
+		if role, _ := s.Authorize(ctx, tbl.Code, joined.Token); role != (Role{Seat: 2}) {
 			t.Errorf("new seat's token authorizes %+v", role)
 		}
 
-		_, _, err = s.AddSeat(ctx, tbl.Code, "cLEO")
-		wantErr(t, "name already seated", err, ErrConflict)
-		_, _, err = s.AddSeat(ctx, "ZZZZZZ", "Dan")
+		_, _, err = s.JoinTable(ctx, tbl.Code, "cLEO", nil)
+		wantNameError(t, "name already seated", err)
+		_, _, err = s.JoinTable(ctx, "ZZZZZZ", "Dan", nil)
 		wantErr(t, "unknown table", err, ErrNotFound)
-		if _, _, err = s.AddSeat(ctx, tbl.Code, " "); err == nil {
-			t.Error("empty name: nil error")
-		}
-		if _, _, err := s.AddSeat(ctx, tbl.Code, "Dan"); err != nil {
+		_, _, err = s.JoinTable(ctx, tbl.Code, " ", nil)
+		wantNameError(t, "empty name", err)
+		if _, _, err := s.JoinTable(ctx, tbl.Code, "Dan", nil); err != nil {
 			t.Fatal(err)
 		}
-		_, _, err = s.AddSeat(ctx, tbl.Code, "Eve")
-		wantErr(t, "fifth seat of a 4-player game", err, ErrTableFull)
-
-		unknownGame, _, _ := s.CreateTable(ctx, NewTable{Game: "no-such-game"})
-		for _, name := range []string{"a", "b", "c", "d", "e"} {
-			if _, _, err := s.AddSeat(ctx, unknownGame.Code, name); err != nil {
-				t.Errorf("a game scoring does not know has no seat limit: %v", err)
-			}
+		_, _, err = s.JoinTable(ctx, tbl.Code, "Eve", nil)
+		wantErr(t, "fifth seat of a 4-player game", err, errState)
+		if got, _ := s.FindTableByCode(ctx, tbl.Code); got.Version != 3 || len(got.Seats) != 4 {
+			t.Errorf("refused joins left version %d and %d seats, want 3 and 4", got.Version, len(got.Seats))
 		}
 
-		finish(t, s, tbl.Code)
-		_, _, err = s.AddSeat(ctx, tbl.Code, "Fay")
+		finish(t, s, tbl.Code, host)
+		_, _, err = s.JoinTable(ctx, tbl.Code, "Fay", nil)
 		wantErr(t, "finished table", err, ErrFinished)
 	})
 }
 
+// errState matches a refusal by the table's state: a join at a table at
+// its game's player limit, a finish of a finished table.
+var errState = &Refusal{Kind: RefusedState}
+
+// wantNameError wants a refusal by the rules of the name joining.
+func wantNameError(t *testing.T, what string, err error) {
+	t.Helper()
+	var verr *scoring.ValidationError
+	if !errors.As(err, &verr) || len(verr.Errors) != 1 || verr.Errors[0].Pointer != "/name" {
+		t.Errorf("%s: err = %v, want a *scoring.ValidationError at /name", what, err)
+	}
+}
+
 func TestClaimSeat(t *testing.T) {
 	eachStore(t, func(t *testing.T, s *Store) {
-		tbl, _ := newTable(t, s, "Ana", "Ben")
+		tbl, host := newTable(t, s, "Ana", "Ben")
 		token, err := s.ClaimSeat(ctx, tbl.Code, 1)
 		if err != nil {
 			t.Fatal(err)
@@ -292,7 +360,7 @@ func TestClaimSeat(t *testing.T) {
 		if got, _ := s.FindTableByCode(ctx, tbl.Code); got.Version != 2 {
 			t.Errorf("failed claims changed the version to %d", got.Version)
 		}
-		finish(t, s, tbl.Code)
+		finish(t, s, tbl.Code, host)
 		_, err = s.ClaimSeat(ctx, tbl.Code, 0)
 		wantErr(t, "finished table", err, ErrFinished)
 	})
@@ -302,7 +370,10 @@ func TestAuthorize(t *testing.T) {
 	eachStore(t, func(t *testing.T, s *Store) {
 		tbl, host := newTable(t, s, "Ana", "Ben")
 		ana, _ := s.ClaimSeat(ctx, tbl.Code, 0)
-		_, cleo, _ := s.AddSeat(ctx, tbl.Code, "Cleo")
+		cleo, _, err := s.JoinTable(ctx, tbl.Code, "Cleo", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
 		other, otherHost := newTable(t, s, "Dan")
 		otherSeat, _ := s.ClaimSeat(ctx, other.Code, 0)
 		none := Role{Seat: -1}
@@ -315,7 +386,7 @@ func TestAuthorize(t *testing.T) {
 		}{
 			{"host", tbl.Code, host, Role{Host: true, Seat: -1}, nil},
 			{"claimed seat", tbl.Code, ana, Role{Seat: 0}, nil},
-			{"joined seat", tbl.Code, cleo, Role{Seat: 2}, nil},
+			{"joined seat", tbl.Code, cleo.Token, Role{Seat: 2}, nil},
 			{"lower-case code", strings.ToLower(tbl.Code), ana, Role{Seat: 0}, nil},
 			{"empty token", tbl.Code, "", none, nil},
 			{"unknown token", tbl.Code, "nope", none, nil},
@@ -332,7 +403,7 @@ func TestAuthorize(t *testing.T) {
 				}
 			})
 		}
-		finish(t, s, tbl.Code)
+		finish(t, s, tbl.Code, host)
 		if got, err := s.Authorize(ctx, tbl.Code, host); err != nil || !got.Host {
 			t.Errorf("host of a finished table: %+v, %v", got, err)
 		}
@@ -363,9 +434,12 @@ func TestRole(t *testing.T) {
 	}
 }
 
-func TestSaveBoard(t *testing.T) {
+// TestPutBoardVersions: each board put is a new version, a stale
+// If-Match saves nothing, and a finished table refuses boards whatever
+// version they were made against.
+func TestPutBoardVersions(t *testing.T) {
 	eachStore(t, func(t *testing.T, s *Store) {
-		tbl, _ := newTable(t, s, "Ana", "Ben")
+		tbl, host := newTable(t, s, "Ana", "Ben")
 		// Each row runs on the table as the rows before left it.
 		tests := []struct {
 			name        string
@@ -388,14 +462,20 @@ func TestSaveBoard(t *testing.T) {
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
-				v, err := s.SaveBoard(ctx, tt.code, tt.seat, json.RawMessage(tt.board), tt.ifVersion)
+				st, _, err := s.PutBoard(ctx, BoardPut{Code: tt.code, Token: host, Seat: tt.seat, Board: json.RawMessage(tt.board), IfVersion: tt.ifVersion}, nil)
 				switch {
 				case tt.wantCurrent != 0:
-					wantVersionError(t, "SaveBoard", err, tt.wantCurrent)
+					wantVersionError(t, "PutBoard", err, tt.wantCurrent)
 				case tt.wantErr != nil:
-					wantErr(t, "SaveBoard", err, tt.wantErr)
-				case err != nil || v != tt.wantVersion:
-					t.Errorf("SaveBoard = %d, %v; want %d", v, err, tt.wantVersion)
+					wantErr(t, "PutBoard", err, tt.wantErr)
+				case err != nil || st.Table.Version != tt.wantVersion:
+					t.Fatalf("PutBoard = %+v, %v; want version %d", st.Table, err, tt.wantVersion)
+				}
+				if tt.wantBoard != "" {
+					got, _ := s.FindTableByCode(ctx, tbl.Code)
+					if string(got.Seats[tt.seat].Board) != tt.wantBoard {
+						t.Errorf("board %s, want %s", got.Seats[tt.seat].Board, tt.wantBoard)
+					}
 				}
 			})
 		}
@@ -403,29 +483,29 @@ func TestSaveBoard(t *testing.T) {
 		if got.Version != 5 || got.Seats[0].Board != nil || string(got.Seats[1].Board) != ` {"supply": 4} ` {
 			t.Errorf("after the rows: version %d, boards %s, %s", got.Version, got.Seats[0].Board, got.Seats[1].Board)
 		}
-		if _, err := s.SaveBoard(ctx, tbl.Code, 0, json.RawMessage(`{"supply":`), nil); err == nil {
+		if _, _, err := s.PutBoard(ctx, BoardPut{Code: tbl.Code, Token: host, Seat: 0, Board: json.RawMessage(`{"supply":`)}, nil); err == nil {
 			t.Error("invalid JSON: nil error")
 		}
-		finish(t, s, tbl.Code)
-		_, err := s.SaveBoard(ctx, tbl.Code, 0, json.RawMessage(`{}`), nil)
+		finish(t, s, tbl.Code, host)
+		_, _, err := s.PutBoard(ctx, BoardPut{Code: tbl.Code, Token: host, Seat: 0, Board: json.RawMessage(`{}`)}, nil)
 		wantErr(t, "finished table", err, ErrFinished)
-		_, err = s.SaveBoard(ctx, tbl.Code, 0, json.RawMessage(`{}`), intp(1))
+		_, _, err = s.PutBoard(ctx, BoardPut{Code: tbl.Code, Token: host, Seat: 0, Board: json.RawMessage(`{}`), IfVersion: intp(1)}, nil)
 		wantErr(t, "finished table with a stale If-Match", err, ErrFinished)
 	})
 }
 
-// TestConcurrentSaveBoard races phones that all read the same version:
-// exactly one save wins and every other one learns the new version.
-func TestConcurrentSaveBoard(t *testing.T) {
+// TestConcurrentPutBoard races phones that all read the same version:
+// exactly one put wins and every other one learns the new version.
+func TestConcurrentPutBoard(t *testing.T) {
 	eachStore(t, func(t *testing.T, s *Store) {
-		tbl, _ := newTable(t, s, "Ana", "Ben", "Cleo", "Dan")
+		tbl, host := newTable(t, s, "Ana", "Ben", "Cleo", "Dan")
 		const n = 12
 		var wg sync.WaitGroup
 		errs := make([]error, n)
 		for i := range n {
 			wg.Go(func() {
 				board := json.RawMessage(`{"supply":` + string(rune('0'+i%10)) + `}`)
-				_, errs[i] = s.SaveBoard(ctx, tbl.Code, i%4, board, intp(1))
+				_, _, errs[i] = s.PutBoard(ctx, BoardPut{Code: tbl.Code, Token: host, Seat: i % 4, Board: board, IfVersion: intp(1)}, nil)
 			})
 		}
 		wg.Wait()
@@ -435,10 +515,10 @@ func TestConcurrentSaveBoard(t *testing.T) {
 				wins++
 				continue
 			}
-			wantVersionError(t, "losing save", err, 2)
+			wantVersionError(t, "losing put", err, 2)
 		}
 		if wins != 1 {
-			t.Errorf("%d saves won, want exactly 1", wins)
+			t.Errorf("%d puts won, want exactly 1", wins)
 		}
 		if got, _ := s.FindTableByCode(ctx, tbl.Code); got.Version != 2 {
 			t.Errorf("version = %d, want 2", got.Version)
@@ -446,8 +526,8 @@ func TestConcurrentSaveBoard(t *testing.T) {
 	})
 }
 
-// TestConcurrentAddSeat races joins at a table with one free place.
-func TestConcurrentAddSeat(t *testing.T) {
+// TestConcurrentJoinTable races joins at a table with one free place.
+func TestConcurrentJoinTable(t *testing.T) {
 	eachStore(t, func(t *testing.T, s *Store) {
 		tbl, _ := newTable(t, s, "Ana", "Ben", "Cleo")
 		const n = 8
@@ -455,7 +535,7 @@ func TestConcurrentAddSeat(t *testing.T) {
 		errs := make([]error, n)
 		for i := range n {
 			wg.Go(func() {
-				_, _, errs[i] = s.AddSeat(ctx, tbl.Code, "Player "+string(rune('A'+i)))
+				_, _, errs[i] = s.JoinTable(ctx, tbl.Code, "Player "+string(rune('A'+i)), nil)
 			})
 		}
 		wg.Wait()
@@ -463,8 +543,8 @@ func TestConcurrentAddSeat(t *testing.T) {
 		for _, err := range errs {
 			if err == nil {
 				joined++
-			} else if !errors.Is(err, ErrTableFull) {
-				t.Errorf("join: %v, want nil or ErrTableFull", err)
+			} else if !errors.Is(err, errState) {
+				t.Errorf("join: %v, want nil or the full-table refusal", err)
 			}
 		}
 		got, _ := s.FindTableByCode(ctx, tbl.Code)
@@ -474,135 +554,213 @@ func TestConcurrentAddSeat(t *testing.T) {
 	})
 }
 
-func TestMoves(t *testing.T) {
+// TestAddAndUndoMoves: each move and each undo is a new version, a
+// stale If-Match changes nothing, the moves read back oldest first, and a
+// finished table takes neither.
+func TestAddAndUndoMoves(t *testing.T) {
 	eachStore(t, func(t *testing.T, s *Store) {
-		tbl, _ := newTable(t, s, "Ana", "Ben")
+		tbl, host := hotelTable(t, s)
 		moves := func() []string {
 			t.Helper()
-			ms, err := s.Moves(ctx, tbl.Code)
+			st, err := s.ReadTable(ctx, tbl.Code)
 			if err != nil {
 				t.Fatal(err)
 			}
 			out := []string{}
-			for _, m := range ms {
-				out = append(out, string(m))
+			for _, m := range st.Moves {
+				if m.Type != "draw" {
+					t.Errorf("move %+v, want a draw", m)
+				}
+				out = append(out, m.Card)
 			}
 			return out
 		}
-		_, err := s.UndoLastMove(ctx, tbl.Code, nil)
-		wantErr(t, "undo with no moves", err, ErrNotFound)
+		_, _, err := s.UndoMove(ctx, tbl.Code, host, nil, nil)
+		wantErr(t, "undo with no moves", err, errNoMove)
 		if got := moves(); len(got) != 0 {
 			t.Errorf("moves of a new table = %v", got)
 		}
 
+		add := func(card string, ifVersion *int) func() (TableState, error) {
+			return func() (TableState, error) {
+				st, _, err := s.AddMove(ctx, tbl.Code, host, draw(card), ifVersion, nil)
+				return st, err
+			}
+		}
+		undo := func(ifVersion *int) func() (TableState, error) {
+			return func() (TableState, error) {
+				st, _, err := s.UndoMove(ctx, tbl.Code, host, ifVersion, nil)
+				return st, err
+			}
+		}
 		steps := []struct {
 			name    string
-			do      func() (int, error)
+			do      func() (TableState, error)
 			want    int
 			current int
 			moves   []string
 		}{
-			{"append", func() (int, error) { return s.AppendMove(ctx, tbl.Code, json.RawMessage(`{"m":1}`), nil) }, 2, 0, []string{`{"m":1}`}},
-			{"append at version", func() (int, error) { return s.AppendMove(ctx, tbl.Code, json.RawMessage(`{"m":2}`), intp(2)) }, 3, 0, []string{`{"m":1}`, `{"m":2}`}},
-			{"append stale", func() (int, error) { return s.AppendMove(ctx, tbl.Code, json.RawMessage(`{"m":9}`), intp(2)) }, 0, 3, []string{`{"m":1}`, `{"m":2}`}},
-			{"undo", func() (int, error) { return s.UndoLastMove(ctx, tbl.Code, intp(3)) }, 4, 0, []string{`{"m":1}`}},
-			{"undo stale", func() (int, error) { return s.UndoLastMove(ctx, tbl.Code, intp(3)) }, 0, 4, []string{`{"m":1}`}},
-			{"append after undo", func() (int, error) { return s.AppendMove(ctx, tbl.Code, json.RawMessage(`{"m":3}`), nil) }, 5, 0, []string{`{"m":1}`, `{"m":3}`}},
-			{"undo", func() (int, error) { return s.UndoLastMove(ctx, tbl.Code, nil) }, 6, 0, []string{`{"m":1}`}},
-			{"undo", func() (int, error) { return s.UndoLastMove(ctx, tbl.Code, nil) }, 7, 0, []string{}},
+			{"add", add("bee", nil), 2, 0, []string{"bee"}},
+			{"add at version", add("ladybird", intp(2)), 3, 0, []string{"bee", "ladybird"}},
+			{"add stale", add("bee", intp(2)), 0, 3, []string{"bee", "ladybird"}},
+			{"undo", undo(intp(3)), 4, 0, []string{"bee"}},
+			{"undo stale", undo(intp(3)), 0, 4, []string{"bee"}},
+			{"add after undo", add("butterfly", nil), 5, 0, []string{"bee", "butterfly"}},
+			{"undo", undo(nil), 6, 0, []string{"bee"}},
+			{"undo", undo(nil), 7, 0, []string{}},
 		}
 		for _, st := range steps {
 			t.Run(st.name, func(t *testing.T) {
-				v, err := st.do()
+				got, err := st.do()
 				if st.current != 0 {
 					wantVersionError(t, st.name, err, st.current)
-				} else if err != nil || v != st.want {
-					t.Errorf("= %d, %v; want %d", v, err, st.want)
+				} else if err != nil || got.Table.Version != st.want {
+					t.Errorf("= %+v, %v; want version %d", got.Table, err, st.want)
 				}
 				if got := moves(); !reflect.DeepEqual(got, st.moves) {
 					t.Errorf("moves = %v, want %v", got, st.moves)
 				}
 			})
 		}
-		_, err = s.UndoLastMove(ctx, tbl.Code, nil)
-		wantErr(t, "undo past the first move", err, ErrNotFound)
-		if _, err := s.AppendMove(ctx, tbl.Code, json.RawMessage(`nope`), nil); err == nil {
-			t.Error("move not JSON: nil error")
+		_, _, err = s.UndoMove(ctx, tbl.Code, host, nil, nil)
+		wantErr(t, "undo past the first move", err, errNoMove)
+		var verr *scoring.ValidationError
+		if _, _, err := s.AddMove(ctx, tbl.Code, host, draw("unicorn"), nil, nil); !errors.As(err, &verr) {
+			t.Errorf("a card the game has not: %v, want a *scoring.ValidationError", err)
 		}
-		_, err = s.Moves(ctx, "ZZZZZZ")
-		wantErr(t, "Moves of an unknown table", err, ErrNotFound)
-		_, err = s.AppendMove(ctx, "ZZZZZZ", json.RawMessage(`{}`), nil)
-		wantErr(t, "AppendMove to an unknown table", err, ErrNotFound)
-		_, err = s.UndoLastMove(ctx, "ZZZZZZ", nil)
-		wantErr(t, "UndoLastMove of an unknown table", err, ErrNotFound)
+		_, err = s.ReadTable(ctx, "ZZZZZZ")
+		wantErr(t, "ReadTable of an unknown table", err, ErrNotFound)
+		_, _, err = s.AddMove(ctx, "ZZZZZZ", host, draw("bee"), nil, nil)
+		wantErr(t, "AddMove to an unknown table", err, ErrNotFound)
+		_, _, err = s.UndoMove(ctx, "ZZZZZZ", host, nil, nil)
+		wantErr(t, "UndoMove of an unknown table", err, ErrNotFound)
+		if got := moves(); len(got) != 0 {
+			t.Errorf("refused moves left %v", got)
+		}
 
-		s.AppendMove(ctx, tbl.Code, json.RawMessage(`{"m":4}`), nil)
-		finish(t, s, tbl.Code)
-		_, err = s.AppendMove(ctx, tbl.Code, json.RawMessage(`{}`), nil)
-		wantErr(t, "AppendMove to a finished table", err, ErrFinished)
-		_, err = s.UndoLastMove(ctx, tbl.Code, nil)
-		wantErr(t, "UndoLastMove of a finished table", err, ErrFinished)
-		if got := moves(); !reflect.DeepEqual(got, []string{`{"m":4}`}) {
-			t.Errorf("moves of the finished table = %v", got)
+		drawAll(t, s, tbl.Code, host, hotelDraws...)
+		if _, _, err := s.Finish(ctx, tbl.Code, host, false, nil); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err = s.AddMove(ctx, tbl.Code, host, draw("ladybird"), nil, nil)
+		wantErr(t, "AddMove to a finished table", err, ErrFinished)
+		_, _, err = s.UndoMove(ctx, tbl.Code, host, nil, nil)
+		wantErr(t, "UndoMove of a finished table", err, ErrFinished)
+		if got := moves(); !reflect.DeepEqual(got, hotelDraws) {
+			t.Errorf("moves of the finished table = %v, want %v", got, hotelDraws)
 		}
 	})
 }
 
-func TestFinishTable(t *testing.T) {
+// errNoMove matches UndoMove's refusal when there is no move to undo.
+var errNoMove = &Refusal{Kind: RefusedMissing}
+
+// TestFinish: the host finishes a table whose boards make a finished
+// game; the table keeps the result as scored, the play the boards and
+// standings, and a table whose play was deleted stays finished.
+func TestFinish(t *testing.T) {
 	eachStore(t, func(t *testing.T, s *Store) {
 		start := time.Date(2025, 3, 1, 19, 0, 0, 0, time.UTC)
 		s.Now = func() time.Time { return start }
-		tbl, _ := newTable(t, s, "Ana", "Ben")
-		s.SaveBoard(ctx, tbl.Code, 0, json.RawMessage(`{"supply":1}`), nil)
+		tbl, host := newTable(t, s, "Ana", "Ben")
+		ben, err := s.ClaimSeat(ctx, tbl.Code, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		put := func(seat int, board json.RawMessage) {
+			t.Helper()
+			if _, _, err := s.PutBoard(ctx, BoardPut{Code: tbl.Code, Token: host, Seat: seat, Board: board}, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		put(0, sheet("insectarium", 30))
 		end := start.Add(47 * time.Minute)
 		s.Now = func() time.Time { return end }
 
-		_, err := s.FinishTable(ctx, tbl.Code, 1, json.RawMessage(`{}`))
-		wantVersionError(t, "finish at a stale version", err, 2)
-		if _, err := s.FinishTable(ctx, tbl.Code, 2, json.RawMessage(`{"results":`)); err == nil {
-			t.Error("standings not JSON: nil error")
+		_, _, err = s.Finish(ctx, tbl.Code, host, false, nil)
+		wantErr(t, "a seat without a board: the game is not over", err, &Refusal{Kind: RefusedRules})
+		put(1, sheet("insectarium", 999))
+		var verr *scoring.ValidationError
+		if _, _, err := s.Finish(ctx, tbl.Code, host, false, nil); !errors.As(err, &verr) {
+			t.Errorf("a board that breaks a rule: %v, want a *scoring.ValidationError", err)
 		}
-		_, err = s.FinishTable(ctx, "ZZZZZZ", 1, json.RawMessage(`{}`))
+		put(1, sheet("insectarium", 20))
+		_, _, err = s.Finish(ctx, tbl.Code, "nope", false, nil)
+		wantErr(t, "a token that is no one's", err, errToken)
+		_, _, err = s.Finish(ctx, tbl.Code, ben, false, nil)
+		wantErr(t, "a seat's token", err, errDenied)
+		_, _, err = s.Finish(ctx, "ZZZZZZ", host, false, nil)
 		wantErr(t, "unknown table", err, ErrNotFound)
+		if got, _ := s.FindTableByCode(ctx, tbl.Code); got.Status != StatusOpen || got.Version != 5 {
+			t.Errorf("refused finishes left %s at version %d, want open at 5", got.Status, got.Version)
+		}
 
-		standings := string(marshal(t, scored("insectarium", []string{"Ana", "Ben"}, []int{30, 20})))
-		if _, err := s.FinishTable(ctx, tbl.Code, 2, marshal(t, scored("insectarium", []string{"Ana"}, []int{30}))); err == nil {
-			t.Error("one result for two seats: nil error")
-		}
-		if _, err := s.FinishTable(ctx, tbl.Code, 2, marshal(t, scored("insectarium", []string{"Ben", "Ana"}, []int{30, 20}))); err == nil {
-			t.Error("results in another order than the seats: nil error")
-		}
-		playID, err := s.FinishTable(ctx, tbl.Code, 2, json.RawMessage(standings))
+		_, res := hplay{"insectarium", 0, []string{"Ana", "Ben"}, []int{30, 20}}.scored(t)
+		standings := string(marshal(t, res))
+		f, _, err := s.Finish(ctx, tbl.Code, host, false, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		got, _ := s.FindTableByCode(ctx, tbl.Code)
-		want := &Table{Code: tbl.Code, Game: "insectarium", Group: DefaultGroup, Status: StatusFinished, Version: 3, Variants: map[string]int{},
-			Seats:     []Seat{{Seat: 0, Name: "Ana", Board: json.RawMessage(`{"supply":1}`)}, {Seat: 1, Name: "Ben"}},
-			CreatedAt: start, UpdatedAt: end, FinishedAt: &end, PlayID: playID, Standings: json.RawMessage(standings)}
+		want := &Table{Code: tbl.Code, Game: "insectarium", Group: DefaultGroup, Status: StatusFinished, Version: 6, Variants: map[string]int{},
+			Seats: []Seat{{Seat: 0, Name: "Ana", Board: sheet("insectarium", 30)},
+				{Seat: 1, Name: "Ben", Claimed: true, Board: sheet("insectarium", 20)}},
+			CreatedAt: start, UpdatedAt: end, FinishedAt: &end, PlayID: f.PlayID, Standings: json.RawMessage(standings)}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("finished table:\n got %+v\nwant %+v", got, want)
 		}
+		if !reflect.DeepEqual(f.State.Table, got) {
+			t.Errorf("Finish's table:\n got %+v\na reload gives\n%+v", f.State.Table, got)
+		}
 
 		var play playRow
-		if err := s.db.Where("id = ?", playID).Take(&play).Error; err != nil {
+		if err := s.db.Where("id = ?", f.PlayID).Take(&play).Error; err != nil {
 			t.Fatal(err)
 		}
-		wantBoards := `[{"seat":0,"name":"Ana","board":{"supply":1}},{"seat":1,"name":"Ben","board":null}]`
+		wantBoards := `[{"seat":0,"name":"Ana","board":{"totals":{"rows":30}}},{"seat":1,"name":"Ben","board":{"totals":{"rows":20}}}]`
 		if play.Game != "insectarium" || play.Boards != wantBoards || play.Standings != standings ||
 			!play.StartedAt.Equal(start) || !play.FinishedAt.Equal(end) || play.Variants != "{}" {
 			t.Errorf("play row = %+v", play)
 		}
 
-		_, err = s.FinishTable(ctx, tbl.Code, 3, json.RawMessage(`{}`))
-		wantErr(t, "finish twice", err, ErrFinished)
+		_, _, err = s.Finish(ctx, tbl.Code, host, false, nil)
+		wantErr(t, "finish twice", err, errState)
 
-		if err := s.db.Exec("DELETE FROM plays WHERE id = ?", playID).Error; err != nil {
+		if err := s.db.Exec("DELETE FROM plays WHERE id = ?", f.PlayID).Error; err != nil {
 			t.Fatal(err)
 		}
 		got, err = s.FindTableByCode(ctx, tbl.Code)
 		if err != nil || got.Status != StatusFinished || got.PlayID != "" || got.Standings != nil {
 			t.Errorf("finished table whose play was deleted = %+v, %v; want finished with no result", got, err)
+		}
+
+	})
+}
+
+// TestFinishTrackedTable: a table played move by move records the hotels
+// its moves built, not the seats' set-up boards, and who started.
+func TestFinishTrackedTable(t *testing.T) {
+	eachStore(t, func(t *testing.T, s *Store) {
+		tbl, host := hotelTable(t, s)
+		built := drawAll(t, s, tbl.Code, host, hotelDraws...).Boards
+		f, _, err := s.Finish(ctx, tbl.Code, host, false, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := s.FindPlay(ctx, DefaultGroup, f.PlayID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, want := range built {
+			if !bytes.Equal(p.Players[i].Board, want) || bytes.Equal(want, hotelBoards[i]) {
+				t.Errorf("recorded board %d = %s, want the built %s, not the set-up %s", i, p.Players[i].Board, want, hotelBoards[i])
+			}
+		}
+		if p.Players[0].Total != 6 || !p.Players[0].Winner || p.Players[1].Total != 5 {
+			t.Errorf("results %+v, want Ana's 6 guests winning over Ben's 5", p.Players)
+		}
+		if p.StartSeat == nil || *p.StartSeat != 0 {
+			t.Errorf("start seat %v, want 0", p.StartSeat)
 		}
 	})
 }
@@ -614,7 +772,8 @@ func TestTokensStoredHashed(t *testing.T) {
 		s := openStore(t, dsn)
 		tbl, host := newTable(t, s, "Ana", "Ben")
 		claimed, _ := s.ClaimSeat(ctx, tbl.Code, 0)
-		_, joined, _ := s.AddSeat(ctx, tbl.Code, "Cleo")
+		seated, _, _ := s.JoinTable(ctx, tbl.Code, "Cleo", nil)
+		joined := seated.Token
 		var hashes []string
 		s.db.Raw("SELECT host_token_hash FROM tables UNION ALL SELECT token_hash FROM seats WHERE token_hash IS NOT NULL").Scan(&hashes)
 		want := []string{hashToken(host), hashToken(claimed), hashToken(joined)}

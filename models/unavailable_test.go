@@ -55,11 +55,15 @@ func TestLockedDatabase(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "locked.db")
 	const busy = 500 * time.Millisecond
 	s := openStore(t, path+"?_busy_timeout=500")
-	tbl, _, err := s.CreateTable(ctx, NewTable{Game: "insectarium", Names: []string{"Ana", "Ben"}})
+	tbl, host, err := s.CreateTable(ctx, NewTable{Game: "insectarium", Names: []string{"Ana", "Ben"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	logPlay(t, s, DefaultGroup, handHistory[0])
+	putBoard := func() error {
+		_, _, err := s.PutBoard(ctx, BoardPut{Code: tbl.Code, Token: host, Seat: 0, Board: json.RawMessage(`{}`)}, nil)
+		return err
+	}
 	release := holdWriteLock(t, path)
 
 	reads := map[string]func() error{
@@ -82,7 +86,7 @@ func TestLockedDatabase(t *testing.T) {
 		})
 	}
 	writes := map[string]func() error{
-		"SaveBoard":   func() error { _, err := s.SaveBoard(ctx, tbl.Code, 0, json.RawMessage(`{}`), nil); return err },
+		"PutBoard":    putBoard,
 		"CreateGroup": func() error { _, err := s.CreateGroup(ctx, "Club"); return err },
 		"LogPlay": func() error {
 			lp, res := handHistory[1].logged()
@@ -108,8 +112,8 @@ func TestLockedDatabase(t *testing.T) {
 	if err := s.Ready(ctx); err != nil {
 		t.Errorf("Ready after the lock went: %v", err)
 	}
-	if _, err := s.SaveBoard(ctx, tbl.Code, 0, json.RawMessage(`{}`), nil); err != nil {
-		t.Errorf("SaveBoard after the lock went: %v", err)
+	if err := putBoard(); err != nil {
+		t.Errorf("PutBoard after the lock went: %v", err)
 	}
 }
 
