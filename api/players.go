@@ -157,7 +157,7 @@ func (s *server) renamePlayer(c *fiber.Ctx) error {
 		return err
 	}
 	req.Name = models.CleanName(req.Name)
-	if msg := checkName(req.Name, map[string]bool{}); msg != "" {
+	if msg := scoring.NameProblem(strings.TrimSpace(req.Name)); msg != "" {
 		return &scoring.ValidationError{Errors: []scoring.FieldError{{Pointer: "/name", Detail: msg}}}
 	}
 	_, ans, err := s.store.Rename(c.UserContext(), queryGroup(c), c.Params("id"), req.Name,

@@ -82,9 +82,6 @@ func (s *server) createTable(c *fiber.Ctx) error {
 	for i, name := range req.Players {
 		req.Players[i] = models.CleanName(name)
 	}
-	if err := validateNewTable(req); err != nil {
-		return err
-	}
 	_, ans, err := s.store.StartTable(c.UserContext(), models.NewTable{Game: req.Game, Names: req.Players, Variants: req.Variants, Group: req.Group, First: req.First},
 		reply(c, fiber.StatusCreated, func(st models.Seated) any {
 			c.Location("/api/v1/tables/" + st.State.Table.Code)
@@ -107,52 +104,6 @@ func (s *server) created(c *fiber.Ctx, st models.Seated) createdTable {
 		out.Seats = append(out.Seats, seatName{Seat: seat.Seat, Name: seat.Name})
 	}
 	return out
-}
-
-// validateNewTable checks a new table's game, names and variants. A table
-// may start with fewer seats than the game's minimum: others join later.
-func validateNewTable(req createTableRequest) error {
-	var verr scoring.ValidationError
-	g, ok := scoring.Lookup(req.Game)
-	if !ok {
-		verr.Add("/game", "choose a game: insecta, insectarium or insektenhotel")
-		return &verr
-	}
-	spec := g.Spec()
-	if len(req.Players) > spec.MaxPlayers {
-		verr.Add("/players", "%s is for at most %d players", spec.Name, spec.MaxPlayers)
-	}
-	seen := map[string]bool{}
-	for i, name := range req.Players {
-		if msg := checkName(name, seen); msg != "" {
-			verr.Add(fmt.Sprintf("/players/%d", i), "%s", msg)
-		}
-	}
-	if err := scoring.CheckVariants(spec, req.Variants); err != nil {
-		verr.Errors = append(verr.Errors, err.(*scoring.ValidationError).Errors...)
-	}
-	switch {
-	case req.First == 0:
-	case req.Game != models.TrackedGame:
-		verr.Add("/first", "only an Insektenhotel table is played move by move, so only it names who starts; leave first out")
-	case req.First < 0 || req.First >= len(req.Players):
-		verr.Add("/first", "the first player is one of the players named, seat 0 to %d, not %d", max(len(req.Players), 1)-1, req.First)
-	}
-	return verr.Err()
-}
-
-// checkName returns what is wrong with a player name (in NFC, as
-// models.CleanName gives it), or "".
-func checkName(name string, seen map[string]bool) string {
-	name = strings.TrimSpace(name)
-	if msg := scoring.NameProblem(name); msg != "" {
-		return msg
-	}
-	if seen[scoring.NameKey(name)] {
-		return fmt.Sprintf("%q is already at this table", name)
-	}
-	seen[scoring.NameKey(name)] = true
-	return ""
 }
 
 // getTable answers GET /api/v1/tables/{code}.

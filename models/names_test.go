@@ -2,6 +2,7 @@ package models
 
 import (
 	"errors"
+	"insectscore/scoring"
 	"testing"
 	"time"
 )
@@ -27,8 +28,9 @@ func TestNamesMatchAsTheyShow(t *testing.T) {
 		if _, err := s.RenamePlayer(ctx, DefaultGroup, players[1].ID, "An\ufeffa"); !errors.As(err, &conflict) || conflict.PlayerID != players[0].ID {
 			t.Errorf("rename to Ana with a BOM inside: %v, want a conflict naming Ana", err)
 		}
-		if _, _, err := s.CreateTable(ctx, NewTable{Game: "insecta", Names: []string{"Ben", "\u3164"}}); !errors.Is(err, ErrBadName) {
-			t.Errorf("a seat named with a Hangul filler: %v, want ErrBadName", err)
+		_, _, err = s.CreateTable(ctx, NewTable{Game: "insecta", Names: []string{"Ben", "\u3164"}})
+		if verr := (*scoring.ValidationError)(nil); !errors.As(err, &verr) || verr.Errors[0].Pointer != "/players/1" {
+			t.Errorf("a seat named with a Hangul filler: %v, want the rules' refusal at /players/1", err)
 		}
 		tbl, _, err := s.CreateTable(ctx, NewTable{Game: "insecta", Names: []string{"Ben"}})
 		if err != nil {

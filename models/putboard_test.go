@@ -20,7 +20,7 @@ func TestPutBoard(t *testing.T) {
 		ctx := context.Background()
 		clock := time.Date(2026, 5, 1, 20, 0, 0, 0, time.UTC)
 		s.Now = func() time.Time { clock = clock.Add(time.Second); return clock }
-		tb, host, err := s.CreateTable(ctx, NewTable{Game: "insecta", Names: []string{"Ada", "Ben"}, Variants: map[string]int{"x": 1}})
+		tb, host, err := s.CreateTable(ctx, NewTable{Game: "insecta", Names: []string{"Ada", "Ben"}, Variants: map[string]int{"oneFragment": 1}})
 		if err != nil {
 			t.Fatal(err)
 		}

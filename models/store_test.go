@@ -206,10 +206,14 @@ func TestLogging(t *testing.T) {
 	}
 	defer s.Close()
 	buf.Reset()
-	// The names collide in the seats' unique index: a failing statement
-	// the store expects.
-	if _, _, err := s.CreateTable(context.Background(), NewTable{Game: "insecta", Names: []string{"Ana", "ana"}}); !errors.Is(err, ErrConflict) {
-		t.Fatalf("CreateTable = %v, want ErrConflict", err)
+	// Two groups drawn with one id collide in the groups' primary key: a
+	// failing statement the store expects.
+	s.Rand = bytes.NewReader(bytes.Repeat([]byte{7}, 2*groupIDBytes))
+	if _, err := s.CreateGroup(context.Background(), "One"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CreateGroup(context.Background(), "Two"); !errors.Is(err, ErrConflict) {
+		t.Fatalf("CreateGroup = %v, want ErrConflict", err)
 	}
 	if buf.Len() != 0 {
 		t.Errorf("a conflict was logged: %s", buf.String())
@@ -248,7 +252,7 @@ func TestReopen(t *testing.T) {
 			t.Fatal(err)
 		}
 		drawAll(t, s, created.Code, host, hotelDraws...)
-		open, openHost, err := s.CreateTable(ctx, NewTable{Game: "insecta", Names: []string{"Dan"}, Variants: map[string]int{"x": 1}})
+		open, openHost, err := s.CreateTable(ctx, NewTable{Game: "insecta", Names: []string{"Dan"}, Variants: map[string]int{"oneFragment": 1}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -486,6 +486,52 @@ func relativeTo(err error, n int) error {
 	return out
 }
 
+// seatName returns what is wrong with a name for a seat at a table whose
+// names' keys are seen, or "".
+func seatName(name string, seen map[string]bool) string {
+	if msg := scoring.NameProblem(name); msg != "" {
+		return msg
+	}
+	if seen[scoring.NameKey(name)] {
+		return fmt.Sprintf("%q is already at this table", name)
+	}
+	seen[scoring.NameKey(name)] = true
+	return ""
+}
+
+// checkNewTable checks a new table's game, names, variants and first
+// seat against the rules. A table may start with fewer seats than the
+// game's minimum: others join later.
+func checkNewTable(nt NewTable) error {
+	var verr scoring.ValidationError
+	g, ok := scoring.Lookup(nt.Game)
+	if !ok {
+		verr.Add("/game", "choose a game: insecta, insectarium or insektenhotel")
+		return &verr
+	}
+	spec := g.Spec()
+	if len(nt.Names) > spec.MaxPlayers {
+		verr.Add("/players", "%s is for at most %d players", spec.Name, spec.MaxPlayers)
+	}
+	seen := map[string]bool{}
+	for i, name := range nt.Names {
+		if msg := seatName(strings.TrimSpace(name), seen); msg != "" {
+			verr.Add(fmt.Sprintf("/players/%d", i), "%s", msg)
+		}
+	}
+	if err := scoring.CheckVariants(spec, nt.Variants); err != nil {
+		verr.Errors = append(verr.Errors, err.(*scoring.ValidationError).Errors...)
+	}
+	switch {
+	case nt.First == 0:
+	case nt.Game != TrackedGame:
+		verr.Add("/first", "only an Insektenhotel table is played move by move, so only it names who starts; leave first out")
+	case nt.First < 0 || nt.First >= len(nt.Names):
+		verr.Add("/first", "the first player is one of the players named, seat 0 to %d, not %d", max(len(nt.Names), 1)-1, nt.First)
+	}
+	return verr.Err()
+}
+
 // JoinTable seats a new player who joined by the table's code, in one
 // transaction: a name already at the table is a refusal by the rules at
 // /name, a table at its game's player limit a refusal of the state.
@@ -505,16 +551,12 @@ func (s *Store) JoinTable(ctx context.Context, code, name string, reply Reply[Se
 			next = max(next, st.Seat+1)
 		}
 		name = strings.TrimSpace(name)
-		if msg := scoring.NameProblem(name); msg != "" {
+		if msg := seatName(name, seen); msg != "" {
 			return Seated{}, false, &scoring.ValidationError{Errors: []scoring.FieldError{{Pointer: "/name", Detail: msg}}}
 		}
-		if seen[scoring.NameKey(name)] {
-			return Seated{}, false, &scoring.ValidationError{Errors: []scoring.FieldError{{Pointer: "/name",
-				Detail: fmt.Sprintf("%q is already at this table", name)}}}
-		}
-		g, _ := scoring.Lookup(ot.t.Game)
-		if most := g.Spec().MaxPlayers; len(ot.t.Seats) >= most {
-			return Seated{}, false, refuse(RefusedState, "this table is full: %s is for at most %d players", g.Spec().Name, most)
+		// A game no longer known here has no seat limit to keep.
+		if g, ok := scoring.Lookup(ot.t.Game); ok && len(ot.t.Seats) >= g.Spec().MaxPlayers {
+			return Seated{}, false, refuse(RefusedState, "this table is full: %s is for at most %d players", g.Spec().Name, g.Spec().MaxPlayers)
 		}
 		clean, err := cleanName(name, scoring.MaxNameLength)
 		if err != nil {

@@ -181,6 +181,9 @@ func (s *Store) StartTable(ctx context.Context, nt NewTable, reply Reply[Seated]
 		out Seated
 		ans IdempotentAnswer
 	)
+	if err := checkNewTable(nt); err != nil {
+		return out, ans, err
+	}
 	if nt.Boards != nil && len(nt.Boards) != len(nt.Names) {
 		return out, ans, fmt.Errorf("models: %d boards for %d names", len(nt.Boards), len(nt.Names))
 	}

@@ -190,7 +190,10 @@ func TestCreateTableErrors(t *testing.T) {
 			in   NewTable
 			want error // nil: any error
 		}{
-			{"same name twice, typed differently", NewTable{Game: "insecta", Names: []string{"Ana Lu", " ana  LU"}}, ErrConflict},
+			{"same name twice, typed differently", NewTable{Game: "insecta", Names: []string{"Ana Lu", " ana  LU"}}, &scoring.ValidationError{}},
+			{"no such game", NewTable{Game: "chess", Names: []string{"Ana"}}, &scoring.ValidationError{}},
+			{"a variant the game does not have", NewTable{Game: "insecta", Names: []string{"Ana"}, Variants: map[string]int{"x": 1}}, &scoring.ValidationError{}},
+			{"first seat of a game not played move by move", NewTable{Game: "insecta", Names: []string{"Ana", "Ben"}, First: 1}, &scoring.ValidationError{}},
 			{"empty name", NewTable{Game: "insecta", Names: []string{"Ana", " "}}, nil},
 			{"boards do not match names", NewTable{Game: "insecta", Names: []string{"Ana"}, Boards: []json.RawMessage{nil, nil}}, nil},
 			{"board not JSON", NewTable{Game: "insecta", Names: []string{"Ana"}, Boards: []json.RawMessage{json.RawMessage(`{`)}}, nil},
@@ -198,7 +201,10 @@ func TestCreateTableErrors(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
 				_, _, err := s.CreateTable(ctx, tt.in)
-				if err == nil || (tt.want != nil && !errors.Is(err, tt.want)) {
+				var verr *scoring.ValidationError
+				if _, rules := tt.want.(*scoring.ValidationError); rules && !errors.As(err, &verr) {
+					t.Errorf("err = %v, want the rules' refusal", err)
+				} else if err == nil || (tt.want != nil && !rules && !errors.Is(err, tt.want)) {
 					t.Errorf("err = %v, want %v", err, tt.want)
 				}
 			})
