@@ -25,7 +25,7 @@ func (s *server) addMove(c *fiber.Ctx) error {
 	}
 	if err != nil {
 		// Who asks is told before what is wrong with the request.
-		if _, _, aerr := s.identify(c); aerr != nil {
+		if aerr := s.permitted(c, models.AnySeat); aerr != nil {
 			return aerr
 		}
 		return err

@@ -66,7 +66,7 @@ func (s *server) reportSync(c *fiber.Ctx) error {
 	}
 	if err != nil {
 		// Who asks is told before what is wrong with the request.
-		if _, aerr := s.authorize(c, seat); aerr != nil {
+		if aerr := s.permitted(c, seat); aerr != nil {
 			return aerr
 		}
 		return err

@@ -173,7 +173,7 @@ func (s *server) putBoard(c *fiber.Ctx) error {
 	if err != nil {
 		// A token that may not write the seat is told before what is
 		// wrong with the request.
-		if _, aerr := s.authorize(c, seat); aerr != nil {
+		if aerr := s.permitted(c, seat); aerr != nil {
 			return aerr
 		}
 		return err
@@ -207,7 +207,7 @@ func (s *server) finishTable(c *fiber.Ctx) error {
 	}
 	force, err := finishForced(c)
 	if err != nil {
-		if _, aerr := s.authorize(c, -1); aerr != nil {
+		if aerr := s.permitted(c, -1); aerr != nil {
 			return aerr
 		}
 		return err
@@ -270,33 +270,16 @@ func (s *server) send(code string, v tableView) {
 	s.broker.Publish(code, ev)
 }
 
-// authorize checks the bearer token against the table of the :code
-// parameter: the host may act on any seat, a seat token only on its own
-// seat (seat -1 means host only). It returns the table code.
-func (s *server) authorize(c *fiber.Ctx, seat int) (string, error) {
-	code, role, err := s.identify(c)
-	if err != nil {
-		return "", err
-	}
-	return code, permit(role, seat)
-}
-
-// identify reads the bearer token and finds whose it is at the table of
-// the :code parameter; no token, or one of no seat there, is a 401.
-func (s *server) identify(c *fiber.Ctx) (string, models.Role, error) {
-	code := strings.ToUpper(c.Params("code"))
+// permitted refuses a request's bearer token as the change would for
+// seat (-1: the host only; models.AnySeat: anyone's token at the table),
+// without changing anything: who asks is told before what is wrong with
+// the request.
+func (s *server) permitted(c *fiber.Ctx, seat int) error {
 	token, err := bearerToken(c)
 	if err != nil {
-		return "", models.Role{}, err
+		return err
 	}
-	role, err := s.store.Authorize(c.UserContext(), code, token)
-	if err != nil {
-		return "", role, err
-	}
-	if err := rejectRole(c, role); err != nil {
-		return "", role, err
-	}
-	return code, role, nil
+	return s.store.Permit(c.UserContext(), strings.ToUpper(c.Params("code")), token, seat)
 }
 
 // bearerToken reads the request's bearer token; none is a 401.
@@ -307,28 +290,6 @@ func bearerToken(c *fiber.Ctx) (string, error) {
 		return "", errorf(fiber.StatusUnauthorized, "this needs the host's or the seat's token (Authorization: Bearer …)")
 	}
 	return strings.TrimSpace(token), nil
-}
-
-// rejectRole refuses a token that belongs to no one at the table (401).
-func rejectRole(c *fiber.Ctx, role models.Role) error {
-	if !role.Valid() {
-		c.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="insectscore", error="invalid_token"`)
-		return errorf(fiber.StatusUnauthorized, "this token does not belong to this table")
-	}
-	return nil
-}
-
-// permit says whether role may act for seat (-1: only the host may act).
-func permit(role models.Role, seat int) error {
-	switch {
-	case role.Host:
-		return nil
-	case seat < 0:
-		return errorf(fiber.StatusForbidden, "only the host can do this")
-	case role.Seat != seat:
-		return errorf(fiber.StatusForbidden, "a seat's token acts only for its own seat")
-	}
-	return nil
 }
 
 func seatParam(c *fiber.Ctx) (int, error) {

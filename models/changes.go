@@ -2,7 +2,6 @@ package models
 
 import (
 	"context"
-	"errors"
 
 	"gorm.io/gorm"
 )
@@ -135,11 +134,4 @@ func (s *Store) transact(ctx context.Context, fn func(tx *gorm.DB) error) error 
 		s.AfterChange()
 	}
 	return nil
-}
-
-// isRefusal reports whether err refuses a change for its asker or state,
-// rather than failing it.
-func isRefusal(err error) bool {
-	var r *Refusal
-	return errors.As(err, &r)
 }

@@ -148,21 +148,22 @@ func readMoves(tx *gorm.DB, tableID int64) ([]scoring.HotelMove, error) {
 	return moves, nil
 }
 
+// AnySeat asks Permit for any token of the table.
+const AnySeat = -2
+
 // permit refuses a token that is no one's at the table, and one that may
-// not act for seat (-1: only the host may act).
+// not act for seat (-1: only the host may act; AnySeat: anyone there).
 func (ot *openTable) permit(seat int) error {
 	r := ot.role
 	switch {
 	case !r.Valid():
 		return refuse(RefusedToken, "this token does not belong to this table")
-	case r.Host:
+	case seat == AnySeat, r.CanEditSeat(seat):
 		return nil
 	case seat < 0:
 		return refuse(RefusedRole, "only the host can do this")
-	case r.Seat != seat:
-		return refuse(RefusedRole, "a seat's token acts only for its own seat")
 	}
-	return nil
+	return refuse(RefusedRole, "a seat's token acts only for its own seat")
 }
 
 // open refuses a finished table and a stale ifVersion.

@@ -313,29 +313,29 @@ func (s *Store) ClaimSeat(ctx context.Context, code string, seat int) (seatToken
 // nothing (an unknown or empty token is a Role without rights, not an
 // error). Only an unknown table is ErrNotFound.
 func (s *Store) Authorize(ctx context.Context, code, token string) (Role, error) {
-	none := Role{Seat: -1}
-	var row tableRow
-	err := s.rdb.WithContext(ctx).Select("id", "host_token_hash").Where("code = ?", normalizeCode(code)).Take(&row).Error
-	if err != nil {
-		return none, translate(err)
-	}
-	if token == "" {
-		return none, nil
-	}
-	if tokenMatches(token, &row.HostTokenHash) {
-		return Role{Host: true, Seat: -1}, nil
-	}
-	var seats []seatRow
-	err = s.rdb.WithContext(ctx).Select("seat", "token_hash").Where("table_id = ? AND token_hash IS NOT NULL", row.ID).Find(&seats).Error
-	if err != nil {
-		return none, translate(err)
-	}
-	for _, st := range seats {
-		if tokenMatches(token, st.TokenHash) {
-			return Role{Seat: st.Seat}, nil
+	role := Role{Seat: -1}
+	err := s.read(ctx, func(tx *gorm.DB) error {
+		ot, err := s.readTable(tx, code, token, false)
+		if err == nil {
+			role = ot.role
 		}
-	}
-	return none, nil
+		return err
+	})
+	return role, err
+}
+
+// Permit refuses a token that may not act for seat at the table (-1: the
+// host only; AnySeat: anyone's token there) as a change would, writing
+// nothing: a request that cannot be carried out is told who may not ask
+// before what is wrong with it.
+func (s *Store) Permit(ctx context.Context, code, token string, seat int) error {
+	return s.read(ctx, func(tx *gorm.DB) error {
+		ot, err := s.readTable(tx, code, token, false)
+		if err != nil {
+			return err
+		}
+		return ot.permit(seat)
+	})
 }
 
 // ErrTracked means the table is played move by move: its hotels follow
