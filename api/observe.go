@@ -44,7 +44,8 @@ func (s *server) observe(c *fiber.Ctx) error {
 	return nil
 }
 
-// redacted stands for a group id in the log.
+// redacted stands for a group id, or a query value not the API's, in the
+// log.
 const redacted = "…"
 
 // redactedPath is the request's path and query for the log, with every
@@ -59,14 +60,20 @@ func redactedPath(c *fiber.Ctx) string {
 	}
 	var q []string
 	args.VisitAll(func(k, v []byte) {
-		val := string(v)
-		if string(k) == "group" {
-			val = redacted
+		val := redacted
+		if loggedParams[string(k)] {
+			val = string(v)
 		}
 		q = append(q, string(k)+"="+val)
 	})
 	return p + "?" + strings.Join(q, "&")
 }
+
+// loggedParams are the query parameters whose values the log shows: the
+// API's own, but for group, whose value is the group's invite. Any other
+// value is hidden, as it may be a secret sent where it does not belong
+// (?access_token=…).
+var loggedParams = map[string]bool{"cursor": true, "deltas": true, "game": true, "limit": true, "location": true, "player": true}
 
 // redactGroupPath hides the group id of a path. Routes match without
 // regard to case, so neither does this.

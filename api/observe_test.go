@@ -81,6 +81,10 @@ func TestRequestLog(t *testing.T) {
 			map[string]any{"route": "/api/v1/games", "client": "203.0.113.7"}},
 		{"no such endpoint", "GET", "/api/v1/nope", "", nil, 404,
 			map[string]any{"route": "/api/*", "status": 404.0}},
+		{"a token in the query", "PUT", boardPath(tbl.Code, 0) + "?access_token=" + tbl.HostToken, `{"track": 3}`, nil, 401,
+			map[string]any{"level": "WARN", "path": "/api/v1/tables/" + tbl.Code + "/seats/0/board?access_token=…"}},
+		{"the API's own parameters", "GET", "/api/v1/plays?limit=5&game=insecta&cursor=", "", nil, 200,
+			map[string]any{"path": "/api/v1/plays?limit=5&game=insecta&cursor="}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
