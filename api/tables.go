@@ -292,9 +292,21 @@ func bearerToken(c *fiber.Ctx) (string, error) {
 	return strings.TrimSpace(token), nil
 }
 
+// mostSeats is the most seats a table of any game has.
+var mostSeats = func() int {
+	most := 0
+	for _, g := range scoring.Games() {
+		most = max(most, g.Spec().MaxPlayers)
+	}
+	return most
+}()
+
+// seatParam reads the :seat parameter: a seat some table of some game can
+// have, or a 404 before any query (a number past a database's integer
+// would fail there).
 func seatParam(c *fiber.Ctx) (int, error) {
 	seat, err := strconv.Atoi(c.Params("seat"))
-	if err != nil || seat < 0 {
+	if err != nil || seat < 0 || seat >= mostSeats {
 		return 0, errorf(fiber.StatusNotFound, "there is no seat %s", c.Params("seat"))
 	}
 	return seat, nil
