@@ -185,7 +185,7 @@ func (s *server) serveApp(c *fiber.Ctx) error {
 		version, name, _ := strings.Cut(rest, "/")
 		b, ok := s.assets.files[name]
 		if !ok {
-			return errorf(fiber.StatusNotFound, "no such file")
+			return noSuchFile(c)
 		}
 		if version == s.assets.version {
 			c.Set(fiber.HeaderCacheControl, "public, max-age=31536000, immutable")
@@ -200,7 +200,7 @@ func (s *server) serveApp(c *fiber.Ctx) error {
 	}
 	b, ok := s.assets.shell[name]
 	if !ok {
-		return errorf(fiber.StatusNotFound, "no such file")
+		return noSuchFile(c)
 	}
 	if name == "index.html" {
 		l := pageLanguage(c.Cookies("lang"), c.Get(fiber.HeaderAcceptLanguage))
@@ -210,6 +210,16 @@ func (s *server) serveApp(c *fiber.Ctx) error {
 	}
 	c.Set(fiber.HeaderCacheControl, "no-cache")
 	return sendFile(c, name, b)
+}
+
+// noSuchFile is the 404 of a file the app does not have: written in the
+// request's language, so it says which and that it varies by it, and not
+// to be kept by caches (the file may come with the next version).
+func noSuchFile(c *fiber.Ctx) error {
+	c.Set(fiber.HeaderContentLanguage, langOf(c))
+	c.Vary(fiber.HeaderAcceptLanguage)
+	c.Set(fiber.HeaderCacheControl, "no-cache")
+	return errorf(fiber.StatusNotFound, "no such file")
 }
 
 // pageLanguage picks the language of index.html: the one chosen in the

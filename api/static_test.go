@@ -229,3 +229,22 @@ func TestAppPageLanguage(t *testing.T) {
 		})
 	}
 }
+
+// TestNoSuchFileSaysItsLanguage: a 404 outside /api is written in the
+// request's language and says so, varies by Accept-Language, and is not
+// kept by caches.
+func TestNoSuchFileSaysItsLanguage(t *testing.T) {
+	app := newTestApp(t)
+	for _, path := range []string{"/assets/nope/missing.js", "/missing.txt"} {
+		r := mustCall(t, app, "GET", path, "", map[string]string{"Accept-Language": "de"}, 404)
+		if got := r.header.Get("Content-Language"); got != "de" {
+			t.Errorf("%s: Content-Language %q, want de", path, got)
+		}
+		if got := r.header.Get("Vary"); !strings.Contains(got, "Accept-Language") {
+			t.Errorf("%s: Vary %q, want Accept-Language in it", path, got)
+		}
+		if got := r.header.Get("Cache-Control"); got != "no-cache" {
+			t.Errorf("%s: Cache-Control %q, want no-cache", path, got)
+		}
+	}
+}
