@@ -97,7 +97,8 @@ func (s *server) idempotent(c *fiber.Ctx) error {
 	body, err := seal(secret, resp.Body())
 	if err == nil {
 		err = s.store.FinishIdempotent(context.WithoutCancel(ctx), scope, models.IdempotentAnswer{Status: resp.StatusCode(),
-			ContentType: string(resp.Header.ContentType()), ContentLanguage: string(resp.Header.Peek(fiber.HeaderContentLanguage)), Location: string(resp.Header.Peek(fiber.HeaderLocation)), Body: body})
+			ContentType: string(resp.Header.ContentType()), ContentLanguage: string(resp.Header.Peek(fiber.HeaderContentLanguage)), Location: string(resp.Header.Peek(fiber.HeaderLocation)),
+			ETag: string(resp.Header.Peek(fiber.HeaderETag)), Body: body})
 	}
 	if err != nil {
 		s.log.Warn("idempotent answer not kept", "err", err)
@@ -122,6 +123,9 @@ func sendAgain(c *fiber.Ctx, a *models.IdempotentAnswer, secret []byte) error {
 	}
 	if a.Location != "" {
 		c.Set(fiber.HeaderLocation, a.Location)
+	}
+	if a.ETag != "" {
+		c.Set(fiber.HeaderETag, a.ETag)
 	}
 	c.Set(headerReplayed, "true")
 	return c.Send(body)
@@ -246,7 +250,8 @@ func reply[R any](c *fiber.Ctx, status int, body func(R) any) models.Reply[R] {
 			return models.IdempotentAnswer{}, err
 		}
 		return models.IdempotentAnswer{Status: status, ContentType: fiber.MIMEApplicationJSON,
-			ContentLanguage: c.GetRespHeader(fiber.HeaderContentLanguage), Location: c.GetRespHeader(fiber.HeaderLocation), Body: b}, nil
+			ContentLanguage: c.GetRespHeader(fiber.HeaderContentLanguage), Location: c.GetRespHeader(fiber.HeaderLocation),
+			ETag: c.GetRespHeader(fiber.HeaderETag), Body: b}, nil
 	}
 }
 

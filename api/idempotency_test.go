@@ -337,3 +337,21 @@ func TestIdempotentReplayKeepsItsLanguage(t *testing.T) {
 		})
 	})
 }
+
+// TestReplayedBoardKeepsItsETag: a board write replayed by its
+// Idempotency-Key says the version it made, as the first answer did.
+func TestReplayedBoardKeepsItsETag(t *testing.T) {
+	eachBackend(t, func(t *testing.T, store *models.Store) {
+		app, _ := newTestAppWith(t, Config{Store: store})
+		tbl := startTable(t, app, `{"game": "insecta", "players": ["Ana", "Ben"]}`)
+		header := withKey(bearer(tbl.HostToken), "board-1")
+		first := mustCall(t, app, "PUT", boardPath(tbl.Code, 0), `{"track": 3}`, header, 200)
+		again := mustCall(t, app, "PUT", boardPath(tbl.Code, 0), `{"track": 3}`, header, 200)
+		if got := again.header.Get("Idempotent-Replayed"); got != "true" {
+			t.Fatalf("the second PUT was not replayed (%q)", got)
+		}
+		if e1, e2 := first.header.Get("ETag"), again.header.Get("ETag"); e1 != `"2"` || e2 != e1 {
+			t.Errorf("ETag %q first, %q replayed; want \"2\" both times", e1, e2)
+		}
+	})
+}

@@ -40,8 +40,8 @@ func TestAppShell(t *testing.T) {
 		{"/manifest.webmanifest", "application/manifest+json", "no-cache", 200},
 		{"/t/ABC234", "text/html; charset=utf-8", "no-cache", 200},
 		{"/score/insecta", "text/html; charset=utf-8", "no-cache", 200},
-		{"/missing.txt", "application/problem+json", "", 404},
-		{"/assets/" + version + "/missing.js", "application/problem+json", "", 404},
+		{"/missing.txt", "application/problem+json", "no-cache", 404},
+		{"/assets/" + version + "/missing.js", "application/problem+json", "no-cache", 404},
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {

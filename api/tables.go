@@ -180,9 +180,10 @@ func (s *server) putBoard(c *fiber.Ctx) error {
 	}
 	now := s.cfg.Now()
 	var sent tableView
-	st, ans, err := s.store.PutBoard(c.UserContext(), models.BoardPut{Code: code, Token: token, Seat: seat, Board: board, IfVersion: ifVersion},
+	_, ans, err := s.store.PutBoard(c.UserContext(), models.BoardPut{Code: code, Token: token, Seat: seat, Board: board, IfVersion: ifVersion},
 		reply(c, fiber.StatusOK, func(st models.TableState) any {
 			sent = view(st, now)
+			c.Set(fiber.HeaderETag, fmt.Sprintf(`"%d"`, sent.Version))
 			v := sent.in(catalogOf(c))
 			return fiber.Map{"version": v.Version, "standings": v.Standings, "errors": v.Errors}
 		}))
@@ -193,7 +194,6 @@ func (s *server) putBoard(c *fiber.Ctx) error {
 		return err
 	}
 	s.send(code, sent)
-	c.Set(fiber.HeaderETag, fmt.Sprintf(`"%d"`, st.Table.Version))
 	return sendAnswer(c, ans)
 }
 

@@ -109,7 +109,7 @@ func answer[R any](ctx context.Context, tx *gorm.DB, reply Reply[R], r R) (Idemp
 	}
 	res := tx.Model(&idempotencyRow{}).Where("scope = ? AND status IS NULL", p.Scope).
 		Updates(map[string]any{"status": a.Status, "content_type": a.ContentType, "content_language": a.ContentLanguage,
-			"location": a.Location, "body": body})
+			"location": a.Location, "etag": a.ETag, "body": body})
 	if res.Error != nil {
 		return a, res.Error
 	}

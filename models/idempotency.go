@@ -35,6 +35,8 @@ type IdempotentAnswer struct {
 	// gets the same words, and is told so.
 	ContentLanguage string
 	Location        string
+	// ETag is the version an answer names (a board write's), if any.
+	ETag string
 	// Body is kept as given; the API seals it, since answers hold tokens.
 	Body []byte
 }
@@ -47,6 +49,7 @@ type idempotencyRow struct {
 	ContentType     string
 	ContentLanguage string
 	Location        string
+	ETag            string `gorm:"column:etag"`
 	Body            []byte
 	CreatedAt       time.Time
 }
@@ -81,14 +84,14 @@ func (s *Store) BeginIdempotent(ctx context.Context, scope, fingerprint string, 
 		switch {
 		case expired || (row.Status == nil && !row.CreatedAt.After(now.Add(-PendingTimeout)) && row.Fingerprint == fingerprint):
 			return tx.Model(&idempotencyRow{}).Where("scope = ?", scope).Updates(map[string]any{
-				"fingerprint": fingerprint, "status": nil, "content_type": "", "content_language": "", "location": "", "body": nil, "created_at": now,
+				"fingerprint": fingerprint, "status": nil, "content_type": "", "content_language": "", "location": "", "etag": "", "body": nil, "created_at": now,
 			}).Error
 		case row.Fingerprint != fingerprint:
 			return ErrKeyReused
 		case row.Status == nil:
 			return ErrInProgress
 		}
-		answer = &IdempotentAnswer{Status: *row.Status, ContentType: row.ContentType, ContentLanguage: row.ContentLanguage, Location: row.Location, Body: row.Body}
+		answer = &IdempotentAnswer{Status: *row.Status, ContentType: row.ContentType, ContentLanguage: row.ContentLanguage, Location: row.Location, ETag: row.ETag, Body: row.Body}
 		return nil
 	})
 	if err != nil {
@@ -105,7 +108,7 @@ func (s *Store) FinishIdempotent(ctx context.Context, scope string, a Idempotent
 		body = []byte{}
 	}
 	return translate(s.db.WithContext(ctx).Model(&idempotencyRow{}).Where("scope = ? AND status IS NULL", scope).
-		Updates(map[string]any{"status": a.Status, "content_type": a.ContentType, "content_language": a.ContentLanguage, "location": a.Location, "body": body}).Error)
+		Updates(map[string]any{"status": a.Status, "content_type": a.ContentType, "content_language": a.ContentLanguage, "location": a.Location, "etag": a.ETag, "body": body}).Error)
 }
 
 // ForgetIdempotent drops a key whose request failed in a way worth

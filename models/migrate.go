@@ -164,6 +164,11 @@ var migrations = []migration{
 		// an answer kept before, whose language is not known).
 		`ALTER TABLE idempotency_keys ADD COLUMN content_language TEXT NOT NULL DEFAULT ''`,
 	)},
+	{ID: 14, Name: "the ETag of a kept answer", Up: execDDL(
+		// A replayed board write says the version it made, as the first
+		// answer did ("" for an answer kept before, or one without).
+		`ALTER TABLE idempotency_keys ADD COLUMN etag TEXT NOT NULL DEFAULT ''`,
+	)},
 }
 
 // rekeyNames is migration 7: names are matched by nameKey now, which also
