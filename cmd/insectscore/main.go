@@ -739,13 +739,18 @@ func listGroups(e env) error {
 	return err
 }
 
-// printable keeps a name typed by anyone from moving the cursor or
-// recolouring the operator's terminal: a name with control characters or
-// tabs is shown quoted, escapes and all.
+// printable keeps a name typed by anyone from moving the cursor,
+// recolouring the operator's terminal, or reordering or hiding the list: a
+// name with a control character, a bidi control (a right-to-left override
+// shows "bulc" as "club" and turns the columns after it round), another
+// format character (zero-width ones hide), any other character that is not
+// graphic, or bytes that are not UTF-8 is shown quoted, those characters
+// escaped. Right-to-left letters alone are graphic and stay as typed.
 func printable(name string) string {
 	for _, r := range name {
-		if unicode.IsControl(r) || r == utf8.RuneError {
-			return strconv.Quote(name)
+		if r == utf8.RuneError || unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) ||
+			unicode.Is(unicode.Cf, r) || !unicode.IsGraphic(r) {
+			return strconv.QuoteToGraphic(name)
 		}
 	}
 	return name
