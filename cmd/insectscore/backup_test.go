@@ -383,16 +383,60 @@ func logHotelPlay(t *testing.T, store *models.Store, group string) {
 	}
 }
 
+// TestGroupsCommandQuotes: a name that would reorder or hide the list in a
+// terminal, here with a right-to-left override, is shown quoted, its
+// escapes in plain sight, in a column as wide as the quoted name.
+func TestGroupsCommandQuotes(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "groups.db")
+	ctx := context.Background()
+	store, err := models.Open(ctx, db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Now().Add(time.Hour)
+	store.Now = func() time.Time { at = at.Add(time.Minute); return at }
+	g, err := store.CreateGroup(ctx, "\u202Ebulc yadirF")
+	if err != nil {
+		t.Fatal(err)
+	}
+	store.Close()
+
+	out, err := runCmd(t, "groups", "-db", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := len(g.ID)
+	want := fmt.Sprintf("%-*s  NAME                 PLAYS\n", w, "ID") +
+		fmt.Sprintf("%-*s  Our table                0\n", w, "default") +
+		fmt.Sprintf("%-*s  \"\\u202ebulc yadirF\"      0\n", w, g.ID)
+	if out != want {
+		t.Errorf("groups printed\n%s\nwant\n%s", out, want)
+	}
+}
+
 func TestPrintable(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"Zoë's Käfer", "Zoë's Käfer"},
-		{"red\x1b[31m", `"red\x1b[31m"`},
-		{"two\nlines", `"two\nlines"`},
-		{"tab\there", `"tab\there"`},
+	tests := []struct{ name, in, want string }{
+		{"letters", "Zoë's Käfer", "Zoë's Käfer"},
+		{"right-to-left letters", "نادي الجمعة", "نادي الجمعة"},
+		{"a combining mark", "Zoe\u0308", "Zoe\u0308"},
+		{"a no-break space", "Friday\u00a0club", "Friday\u00a0club"},
+		{"an escape", "red\x1b[31m", `"red\x1b[31m"`},
+		{"a new line", "two\nlines", `"two\nlines"`},
+		{"a tab", "tab\there", `"tab\there"`},
+		{"a line separator", "two\u2028lines", `"two\u2028lines"`},
+		{"a right-to-left override", "\u202Ebulc yadirF", `"\u202ebulc yadirF"`},
+		{"an isolate", "a\u2067b\u2069c", `"a\u2067b\u2069c"`},
+		{"a left-to-right mark", "club\u200e", `"club\u200e"`},
+		{"an Arabic letter mark", "club\u061c", `"club\u061c"`},
+		{"a zero-width space", "Fri\u200bday", `"Fri\u200bday"`},
+		{"a byte order mark", "\ufeffclub", `"\ufeffclub"`},
+		{"invalid UTF-8", "club\xff", `"club\xff"`},
 	}
 	for _, tt := range tests {
-		if got := printable(tt.in); got != tt.want {
-			t.Errorf("printable(%q) = %s, want %s", tt.in, got, tt.want)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			if got := printable(tt.in); got != tt.want {
+				t.Errorf("printable(%q) = %s, want %s", tt.in, got, tt.want)
+			}
+		})
 	}
 }

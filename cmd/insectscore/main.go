@@ -68,7 +68,7 @@ type command struct {
 var commands = []command{
 	{"serve", "[-addr …]", "run the server (the default)", serve},
 	{"recompute", "", "rebuild every leaderboard and rating history from the plays", recompute},
-	{"export", "[-group ID] [-o FILE]", "write a group's history as JSON (the default group; standard output)", export},
+	{"export", "[-group ID] [-o FILE] [-force]", "write a group's history as JSON (the default group; standard output)", export},
 	{"import", "FILE", "read a group's history written by export", importFile},
 	{"backup", "[-force] FILE", "copy the SQLite database to FILE, also while the server runs", backup},
 	{"groups", "", "list every group: id, name and number of plays", listGroups},
@@ -107,8 +107,12 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: insectscore [command] [flags]")
 	fmt.Fprintln(w, "\ncommands:")
+	width := 0
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-10s %-22s %s\n", c.name, c.args, c.summary)
+		width = max(width, utf8.RuneCountInString(c.args))
+	}
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-10s %-*s %s\n", c.name, width, c.args, c.summary)
 	}
 	fmt.Fprintln(w, "\nEvery command takes -db (INSECTSCORE_DB) and -log-level (INSECTSCORE_LOG_LEVEL);")
 	fmt.Fprintln(w, "insectscore COMMAND -h lists a command's flags.")
@@ -455,18 +459,26 @@ func recompute(e env) error {
 
 // export answers insectscore export: a group's history as the JSON file
 // GET /api/v1/groups/{id}/export gives. The file holds the group's id,
-// which is its invite, so it is written readable by its owner only.
+// which is its invite, so it is written as backup writes its copy: a new
+// file readable by its owner only, an existing one replaced only with
+// -force.
 func export(e env) error {
 	var cfg config
 	var group, out string
+	var force bool
 	fs := flags("export", &cfg, e.getenv, e.stderr)
 	fs.StringVar(&group, "group", models.DefaultGroup, "the id of the group to export")
 	fs.StringVar(&out, "o", "", "the file to write; standard output if not given")
+	fs.BoolVar(&force, "force", false, "replace the -o file if it exists")
 	if err := parse(fs, &cfg, e.args, 0); err != nil {
 		return err
 	}
 	if err := existingDB(cfg.DB); err != nil {
 		return err
+	}
+	exists := fmt.Errorf("%s exists: name another file, or add -force to replace it", out)
+	if _, err := os.Lstat(out); out != "" && err == nil && !force {
+		return exists // before the work; placeFile checks again
 	}
 	var data []byte
 	err := withStore(cfg, e, func(ctx context.Context, store *models.Store) (err error) {
@@ -483,10 +495,83 @@ func export(e env) error {
 		_, err = e.stdout.Write(data)
 		return err
 	}
-	if err := os.WriteFile(out, data, 0o600); err != nil {
-		return err
+	err = writeFile(out, data, force)
+	if errors.Is(err, errFileExists) {
+		return exists
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", out, unwrapPath(err))
 	}
 	fmt.Fprintf(e.stderr, "wrote group %q to %s\n", group, out)
+	return nil
+}
+
+// errFileExists is writeFile's refusal to replace a file it was not told
+// to replace.
+var errFileExists = errors.New("the file exists")
+
+// writeFile writes data to a new file readable by its owner only and
+// gives it the name dest once it is whole and synced, as models'
+// BackupSQLite places a backup: a crash leaves dest as it was, and the
+// file is never one that was there before, with its mode, nor what a
+// symlink at dest points to. A file or symlink at dest is errFileExists
+// unless replace is set; then the rename replaces it, a link by the file.
+func writeFile(dest string, data []byte, replace bool) error {
+	// CreateTemp makes a file that was not there (O_EXCL), of mode 0600.
+	tmp, err := os.CreateTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // a no-op once it has dest's name
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return placeFile(tmp.Name(), dest, replace)
+}
+
+// placeFile gives the file tmp the name dest. Without replace a hard link
+// does it, which fails rather than replace a file or symlink that appeared
+// since it was checked; a rename replaces dest in one step.
+func placeFile(tmp, dest string, replace bool) error {
+	if !replace {
+		err := os.Link(tmp, dest)
+		switch {
+		case err == nil:
+			return syncDir(filepath.Dir(dest))
+		case errors.Is(err, fs.ErrExist):
+			return errFileExists
+		case !errors.Is(err, syscall.EPERM) && !errors.Is(err, syscall.ENOTSUP) && !errors.Is(err, syscall.EXDEV):
+			return err
+		}
+		// A file system without hard links: check, then rename.
+		if _, err := os.Lstat(dest); err == nil {
+			return errFileExists
+		}
+	}
+	if err := os.Rename(tmp, dest); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(dest))
+}
+
+// syncDir makes a new name in dir durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
+		return fmt.Errorf("sync %s: %w", dir, err)
+	}
 	return nil
 }
 
@@ -654,13 +739,18 @@ func listGroups(e env) error {
 	return err
 }
 
-// printable keeps a name typed by anyone from moving the cursor or
-// recolouring the operator's terminal: a name with control characters or
-// tabs is shown quoted, escapes and all.
+// printable keeps a name typed by anyone from moving the cursor,
+// recolouring the operator's terminal, or reordering or hiding the list: a
+// name with a control character, a bidi control (a right-to-left override
+// shows "bulc" as "club" and turns the columns after it round), another
+// format character (zero-width ones hide), any other character that is not
+// graphic, or bytes that are not UTF-8 is shown quoted, those characters
+// escaped. Right-to-left letters alone are graphic and stay as typed.
 func printable(name string) string {
 	for _, r := range name {
-		if unicode.IsControl(r) || r == utf8.RuneError {
-			return strconv.Quote(name)
+		if r == utf8.RuneError || unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) ||
+			unicode.Is(unicode.Cf, r) || !unicode.IsGraphic(r) {
+			return strconv.QuoteToGraphic(name)
 		}
 	}
 	return name

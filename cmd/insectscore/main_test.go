@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -168,6 +169,143 @@ func TestExportImportCommands(t *testing.T) {
 				t.Errorf("error %v, want one saying %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestExportFile: export -o writes its file as backup does: a new file,
+// readable by its owner only, given FILE's name by a rename once it is
+// whole. A file or a symlink at FILE is refused unless -force, which
+// replaces it: the link itself, never the file it points to.
+func TestExportFile(t *testing.T) {
+	path, group := history(t)
+	want, err := runCmd(t, "export", "-db", path, "-group", group)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const old = "an old export, readable by all\n"
+	oldFile := func(t *testing.T, name string) {
+		t.Helper()
+		if err := os.WriteFile(name, []byte(old), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(name, 0o644); err != nil { // whatever the umask
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		name string
+		// at is what is at FILE before: nothing, an old 0644 file, a
+		// symlink to one, or a symlink to nothing.
+		at    string
+		force bool
+		// refused: the export fails and leaves FILE as it was.
+		refused bool
+	}{
+		{"a new file", "", false, false},
+		{"a new file, -force", "", true, false},
+		{"a 0644 file", "file", false, true},
+		{"a 0644 file, -force", "file", true, false},
+		{"a symlink to a file", "link", false, true},
+		{"a symlink to a file, -force", "link", true, false},
+		{"a dangling symlink", "dangling", false, true},
+		{"a dangling symlink, -force", "dangling", true, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			file := filepath.Join(dir, "friday.json")
+			target := filepath.Join(t.TempDir(), "elsewhere.json")
+			switch tt.at {
+			case "file":
+				oldFile(t, file)
+			case "link":
+				oldFile(t, target)
+				fallthrough
+			case "dangling":
+				if err := os.Symlink(target, file); err != nil {
+					t.Fatal(err)
+				}
+			}
+			before, _ := os.Lstat(file)
+			args := []string{"export", "-db", path, "-group", group, "-o", file}
+			if tt.force {
+				args = append(args, "-force")
+			}
+			_, err := runCmd(t, args...)
+
+			if tt.refused {
+				if want := file + " exists: name another file, or add -force to replace it"; err == nil || !strings.Contains(err.Error(), want) {
+					t.Errorf("error %v, want one saying %q", err, want)
+				}
+				after, lerr := os.Lstat(file)
+				if lerr != nil || after.Mode() != before.Mode() || !after.ModTime().Equal(before.ModTime()) {
+					t.Errorf("the refused export changed %s: now %v (%v), was %v", file, after.Mode(), lerr, before.Mode())
+				}
+				if tt.at == "file" {
+					if got, _ := os.ReadFile(file); string(got) != old {
+						t.Errorf("the refused export wrote into %s:\n%.200s", file, got)
+					}
+				}
+			} else {
+				if err != nil {
+					t.Fatal(err)
+				}
+				st, err := os.Lstat(file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !st.Mode().IsRegular() || st.Mode().Perm() != 0o600 {
+					t.Errorf("the export is %v, want a regular file of mode 0600: it holds the invite, so it is the owner's only", st.Mode())
+				}
+				if got, _ := os.ReadFile(file); string(got) != want {
+					t.Errorf("the export holds\n%.200s\nwant\n%.200s", got, want)
+				}
+			}
+			// A link at FILE is never written through.
+			got, err := os.ReadFile(target)
+			switch {
+			case tt.at == "link" && (err != nil || string(got) != old):
+				t.Errorf("the file a link pointed to holds %.200q (%v), want %q as before", got, err, old)
+			case tt.at == "dangling" && err == nil:
+				t.Errorf("the export made the file a dangling link pointed to")
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) > 1 {
+				t.Errorf("the export left %d files in its directory, want FILE alone", len(entries))
+			}
+		})
+	}
+
+	// The refusal as the shell sees it: exit code 1 and the reason.
+	file := filepath.Join(t.TempDir(), "friday.json")
+	oldFile(t, file)
+	c := startMain(t, t.TempDir(), nil, "export", "-db", path, "-group", group, "-o", file)
+	if code := c.wait(t, 30*time.Second); code != 1 || !strings.Contains(c.stderr.String(), file+" exists") {
+		t.Errorf("export -o to a file that exists: exit code %d, standard error %q; want 1 and the reason", code, c.stderr)
+	}
+}
+
+// TestWriteFileNeverReplaces: without replace, a file or symlink that
+// appears at dest after export looked is kept, not overwritten: the hard
+// link that names the new file fails.
+func TestWriteFileNeverReplaces(t *testing.T) {
+	dir := t.TempDir()
+	file, link := filepath.Join(dir, "there.json"), filepath.Join(dir, "link.json")
+	if err := os.WriteFile(file, []byte("before"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(dir, "nowhere.json"), link); err != nil {
+		t.Fatal(err)
+	}
+	for _, dest := range []string{file, link} {
+		if err := writeFile(dest, []byte("after"), false); !errors.Is(err, errFileExists) {
+			t.Errorf("writeFile(%s) = %v, want errFileExists", dest, err)
+		}
+	}
+	if got, _ := os.ReadFile(file); string(got) != "before" {
+		t.Errorf("the file holds %q, want %q as before", got, "before")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("%d files in the directory, want the two that were there", len(entries))
 	}
 }
 
