@@ -14,7 +14,7 @@ import (
 
 // Errors of BackupSQLite that the command explains in its own words.
 var (
-	// ErrBackupExists means the backup file is already there and the
+	// ErrBackupExists means the backup (or export) file is already there and the
 	// caller did not ask to replace it.
 	ErrBackupExists = errors.New("models: the backup file exists")
 	// ErrBackupNotSQLite means the database is PostgreSQL, which has its
@@ -89,7 +89,7 @@ func BackupSQLite(ctx context.Context, dsn, dest string, replace bool) (*BackupR
 	if err != nil {
 		return nil, err
 	}
-	if err := placeBackup(tmpPath, dest, replace); err != nil {
+	if err := PlaceFile(tmpPath, dest, replace); err != nil {
 		return nil, err
 	}
 	return report, nil
@@ -171,10 +171,12 @@ func CheckSQLiteCopy(ctx context.Context, path string) (*BackupReport, error) {
 	return &r, nil
 }
 
-// placeBackup gives the checked copy at tmp the name dest. Without replace
-// a hard link does it, which fails rather than overwrite a file that
-// appeared meanwhile; a rename replaces dest in one step.
-func placeBackup(tmp, dest string, replace bool) error {
+// PlaceFile gives the file at tmp (written, synced) the name dest, for a
+// backup or an export. Without replace a hard link does it, which fails
+// with ErrBackupExists rather than overwrite a file or symlink that
+// appeared meanwhile; a rename replaces dest (never what a symlink there
+// points to) in one step.
+func PlaceFile(tmp, dest string, replace bool) error {
 	if !replace {
 		err := os.Link(tmp, dest)
 		switch {

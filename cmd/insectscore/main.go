@@ -496,7 +496,7 @@ func export(e env) error {
 		return err
 	}
 	err = writeFile(out, data, force)
-	if errors.Is(err, errFileExists) {
+	if errors.Is(err, models.ErrBackupExists) {
 		return exists
 	}
 	if err != nil {
@@ -506,16 +506,13 @@ func export(e env) error {
 	return nil
 }
 
-// errFileExists is writeFile's refusal to replace a file it was not told
-// to replace.
-var errFileExists = errors.New("the file exists")
-
 // writeFile writes data to a new file readable by its owner only and
 // gives it the name dest once it is whole and synced, as models'
 // BackupSQLite places a backup: a crash leaves dest as it was, and the
 // file is never one that was there before, with its mode, nor what a
-// symlink at dest points to. A file or symlink at dest is errFileExists
-// unless replace is set; then the rename replaces it, a link by the file.
+// symlink at dest points to. A file or symlink at dest is
+// models.ErrBackupExists unless replace is set; then the rename replaces
+// it, a link by the file.
 func writeFile(dest string, data []byte, replace bool) error {
 	// CreateTemp makes a file that was not there (O_EXCL), of mode 0600.
 	tmp, err := os.CreateTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".tmp-*")
@@ -534,45 +531,7 @@ func writeFile(dest string, data []byte, replace bool) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	return placeFile(tmp.Name(), dest, replace)
-}
-
-// placeFile gives the file tmp the name dest. Without replace a hard link
-// does it, which fails rather than replace a file or symlink that appeared
-// since it was checked; a rename replaces dest in one step.
-func placeFile(tmp, dest string, replace bool) error {
-	if !replace {
-		err := os.Link(tmp, dest)
-		switch {
-		case err == nil:
-			return syncDir(filepath.Dir(dest))
-		case errors.Is(err, fs.ErrExist):
-			return errFileExists
-		case !errors.Is(err, syscall.EPERM) && !errors.Is(err, syscall.ENOTSUP) && !errors.Is(err, syscall.EXDEV):
-			return err
-		}
-		// A file system without hard links: check, then rename.
-		if _, err := os.Lstat(dest); err == nil {
-			return errFileExists
-		}
-	}
-	if err := os.Rename(tmp, dest); err != nil {
-		return err
-	}
-	return syncDir(filepath.Dir(dest))
-}
-
-// syncDir makes a new name in dir durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
-		return fmt.Errorf("sync %s: %w", dir, err)
-	}
-	return nil
+	return models.PlaceFile(tmp.Name(), dest, replace)
 }
 
 // importFile answers insectscore import FILE.

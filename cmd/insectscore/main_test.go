@@ -297,8 +297,8 @@ func TestWriteFileNeverReplaces(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, dest := range []string{file, link} {
-		if err := writeFile(dest, []byte("after"), false); !errors.Is(err, errFileExists) {
-			t.Errorf("writeFile(%s) = %v, want errFileExists", dest, err)
+		if err := writeFile(dest, []byte("after"), false); !errors.Is(err, models.ErrBackupExists) {
+			t.Errorf("writeFile(%s) = %v, want models.ErrBackupExists", dest, err)
 		}
 	}
 	if got, _ := os.ReadFile(file); string(got) != "before" {
