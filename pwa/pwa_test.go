@@ -133,6 +133,15 @@ func TestModulesImportEachOtherRelatively(t *testing.T) {
 	}
 }
 
+// TestShellLinksTheManifest: index.html itself links the manifest, as
+// installability checks, crawlers and "Add to Home Screen" read the HTML;
+// browsers fetch it off the critical path.
+func TestShellLinksTheManifest(t *testing.T) {
+	if !regexp.MustCompile(`<link rel="manifest" href="/manifest\.webmanifest">`).MatchString(read(t, "index.html")) {
+		t.Error("index.html does not link /manifest.webmanifest")
+	}
+}
+
 func TestManifest(t *testing.T) {
 	var m struct {
 		Name            string `json:"name"`

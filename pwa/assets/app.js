@@ -307,14 +307,9 @@ if (document.readyState === 'complete') afterLoad();
 else window.addEventListener('load', afterLoad);
 
 /**
- * afterLoad links the manifest, registers the service worker and warms
- * the rules engine.
+ * afterLoad registers the service worker and warms the rules engine.
  */
 function afterLoad() {
-  // The manifest is for installing the app, which nothing needs before the
-  // page has loaded; linked from index.html, Chromium fetches it on the
-  // first load.
-  document.head.append(h('link', { rel: 'manifest', href: '/manifest.webmanifest' }));
   if ('serviceWorker' in navigator) {
     navigator.serviceWorker.register('/sw.js').catch(() => { /* the app works without it */ });
   }
