@@ -31,6 +31,21 @@ func hostileHistory(t *testing.T) (exported map[string]any, group string) {
 	return exported, g.ID
 }
 
+// pastYear9999 is the last second of the year 9999 at UTC-14: the year
+// 10000 in UTC.
+const pastYear9999 = "9999-12-31T23:59:59-14:00"
+
+// respoil returns a copy of the whole file with fn applied.
+func respoil(t *testing.T, f map[string]any, fn func(f map[string]any)) string {
+	t.Helper()
+	b, _ := json.Marshal(f)
+	var c map[string]any
+	json.Unmarshal(b, &c)
+	fn(c)
+	out, _ := json.Marshal(c)
+	return string(out)
+}
+
 // spoil returns a copy of the file with fn applied.
 func spoil(t *testing.T, f map[string]any, fn func(plays []any)) string {
 	t.Helper()
@@ -89,6 +104,20 @@ func TestImportHostileFiles(t *testing.T) {
 		{"boards of a game not over", spoil(t, file, func(plays []any) {
 			plays[0].(map[string]any)["players"].([]any)[1].(map[string]any)["board"] = map[string]any{"supply": 2}
 		}), "/plays/0/players"},
+		// Past the year 9999 once in UTC: a 500 at b927086, with the group
+		// saved anyway and every later read of it a 500 on PostgreSQL.
+		{"a finish past the year 9999", spoil(t, file, func(plays []any) {
+			plays[0].(map[string]any)["finishedAt"] = pastYear9999
+		}), "/plays/0/finishedAt"},
+		{"a start past the year 9999", spoil(t, file, func(plays []any) {
+			plays[0].(map[string]any)["startedAt"] = pastYear9999
+		}), "/plays/0/startedAt"},
+		{"a group made past the year 9999", respoil(t, file, func(f map[string]any) {
+			f["group"].(map[string]any)["createdAt"] = pastYear9999
+		}), "/group/createdAt"},
+		{"a player made past the year 9999", respoil(t, file, func(f map[string]any) {
+			f["players"].([]any)[0].(map[string]any)["createdAt"] = pastYear9999
+		}), "/players/0/createdAt"},
 	}
 	eachBackend(t, func(t *testing.T, store *models.Store) {
 		app, _ := newClockApp(t, store, Config{})

@@ -194,7 +194,7 @@ func (s *server) playTimes(req playRequest, lp *models.LoggedPlay, verr *scoring
 	if req.FinishedAt != nil {
 		at, err := time.Parse(time.RFC3339Nano, *req.FinishedAt)
 		switch {
-		case err != nil || at.Before(earliestPlay):
+		case err != nil || at.Before(earliestPlay) || !models.KeptTime(at):
 			verr.Add("/finishedAt", "use a date and time like 2026-03-14T20:30:00Z")
 		case at.After(now.Add(clockSkew)):
 			verr.Add("/finishedAt", "a play cannot finish in the future")
@@ -205,7 +205,7 @@ func (s *server) playTimes(req playRequest, lp *models.LoggedPlay, verr *scoring
 	if req.StartedAt != nil {
 		at, err := time.Parse(time.RFC3339Nano, *req.StartedAt)
 		switch {
-		case err != nil || at.Before(earliestPlay):
+		case err != nil || at.Before(earliestPlay) || !models.KeptTime(at):
 			verr.Add("/startedAt", "use a date and time like 2026-03-14T19:30:00Z")
 		case at.After(lp.FinishedAt):
 			verr.Add("/startedAt", "a play cannot start after it finished")

@@ -378,6 +378,9 @@ func importGroupRow(g exportGroup) (groupRow, error) {
 	if !validID(g.ID) {
 		return groupRow{}, badImportAt("/group/id", "the group id %q is not valid", g.ID)
 	}
+	if !KeptTime(g.CreatedAt) {
+		return groupRow{}, badImportAt("/group/createdAt", "a time must fall in the years 1 to 9999 (UTC)")
+	}
 	name, err := groupName(g.Name)
 	if err != nil {
 		return groupRow{}, badImportAt("/group/name", "the group needs a name of at most %d characters that shows", MaxGroupNameLength)
@@ -404,6 +407,8 @@ func (ir importReader) player(at, group string, ids fileIDs) (playerRow, error) 
 		return playerRow{}, badImportAt(at+"/id", "the id %q is listed twice", p.ID)
 	case err != nil:
 		return playerRow{}, badImportAt(at+"/name", "the name %q is not valid: %v", p.Name, nameReason(err))
+	case !KeptTime(p.CreatedAt):
+		return playerRow{}, badImportAt(at+"/createdAt", "a time must fall in the years 1 to 9999 (UTC)")
 	}
 	key := nameKey(name)
 	if other := ids.keys[key]; other != "" {
@@ -501,6 +506,10 @@ func importPlayRows(at, group string, p exportPlay, ids fileIDs) (importPlay, er
 		return importPlay{}, badImportAt(at+"/game", "this server does not know the game %q", p.Game)
 	case p.FinishedAt.Before(earliestPlay):
 		return importPlay{}, badImportAt(at+"/finishedAt", "a play needs the time it finished")
+	case !KeptTime(p.FinishedAt):
+		return importPlay{}, badImportAt(at+"/finishedAt", "a time must fall in the years 1 to 9999 (UTC)")
+	case !KeptTime(p.StartedAt):
+		return importPlay{}, badImportAt(at+"/startedAt", "a time must fall in the years 1 to 9999 (UTC)")
 	}
 	spec := g.Spec()
 	if n := len(p.Players); n < spec.MinPlayers || n > spec.MaxPlayers {
@@ -990,6 +999,15 @@ func (s *Store) sweepImports(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// KeptTime reports whether a time is one the store keeps: its year, in
+// UTC after any offset, from 1 to 9999. Every way in checks it (a logged
+// play's times, an import's), since a database or a JSON encoder fails on
+// a time past that, and fails on every later read of it.
+func KeptTime(t time.Time) bool {
+	y := t.UTC().Year()
+	return y >= 1 && y <= 9999
 }
 
 // earliestPlay is the earliest time a play may finish; an imported start
