@@ -32,6 +32,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -111,6 +112,9 @@ type Store struct {
 	// AfterChange, when set, runs after each change commits: the crash
 	// tests kill the server there, between a change and its answer.
 	AfterChange func()
+	// walRestartAt, when set, replaces the constant: tests make the WAL
+	// start again sooner.
+	walRestartAt atomic.Int64
 	// stopCheckpoints ends the checkpoint goroutine of a SQLite file and
 	// waits for it; nil elsewhere.
 	stopCheckpoints func()
@@ -214,24 +218,57 @@ func open(ctx context.Context, dsn string, log *slog.Logger, list []migration) (
 // into the database file.
 const checkpointEvery = time.Second
 
+// Bounds of a SQLite file's WAL. A PASSIVE checkpoint copies the WAL back
+// but never waits for readers, and the WAL starts again from its
+// beginning only when no reader still uses it: under a steady load of
+// reads it grows without end (616 MB in 40 s of board writes). So once it
+// holds walRestartAt, the writer's own connection runs a TRUNCATE
+// checkpoint between two writes: the PASSIVE ones have copied the WAL
+// already, so it waits only for the readers of older snapshots (reads
+// take milliseconds), then empties it. journal_size_limit cuts a WAL left
+// larger back at its next restart.
+const (
+	walRestartAt = 16 << 20
+	walLimit     = 64 << 20
+)
+
 // startCheckpoints moves WAL checkpoints off the request path: the writer
 // no longer checkpoints when it commits (wal_autocheckpoint=0), and a
 // connection of its own runs a PASSIVE checkpoint every checkpointEvery,
 // which neither waits for nor blocks the writer, so its fsyncs stall no
-// write. Should the writer's connection ever be replaced, the new one
-// checkpoints as SQLite does by default. Close stops it.
+// write; past walRestartAt the writer empties the WAL. Should the
+// writer's connection ever be replaced, the new one checkpoints as SQLite
+// does by default. Close stops it.
 func (s *Store) startCheckpoints(ctx context.Context, dsn string) error {
 	if err := s.db.WithContext(ctx).Exec("PRAGMA wal_autocheckpoint = 0").Error; err != nil {
 		return err
 	}
-	cp, err := sql.Open("sqlite3", withParams(dsn, append(busyTimeout(dsn), "_txlock=deferred")))
+	if err := s.db.WithContext(ctx).Exec(fmt.Sprintf("PRAGMA journal_size_limit = %d", walLimit)).Error; err != nil {
+		return err
+	}
+	db, err := sql.Open("sqlite3", withParams(dsn, append(busyTimeout(dsn), "_txlock=deferred")))
 	if err != nil {
 		return err
 	}
-	cp.SetMaxOpenConns(1)
+	cp, err := db.Conn(ctx)
+	if err != nil {
+		db.Close()
+		return err
+	}
+	var pageSize int64
+	err = cp.QueryRowContext(ctx, "PRAGMA page_size").Scan(&pageSize)
+	if err == nil {
+		_, err = cp.ExecContext(ctx, fmt.Sprintf("PRAGMA journal_size_limit = %d", walLimit))
+	}
+	if err != nil {
+		cp.Close()
+		db.Close()
+		return err
+	}
 	stop, done := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
+		defer db.Close()
 		defer cp.Close()
 		tick := time.NewTicker(checkpointEvery)
 		defer tick.Stop()
@@ -241,7 +278,17 @@ func (s *Store) startCheckpoints(ctx context.Context, dsn string) error {
 				return
 			case <-tick.C:
 				// Busy or not, the next tick tries again.
-				_, _ = cp.Exec("PRAGMA wal_checkpoint(PASSIVE)")
+				var busy, frames, copied int64
+				err := cp.QueryRowContext(context.Background(), "PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &frames, &copied)
+				restartAt := s.walRestartAt.Load()
+				if restartAt == 0 {
+					restartAt = walRestartAt
+				}
+				if err == nil && frames*(pageSize+24) >= restartAt {
+					// On the writer's own connection: it waits its turn
+					// behind the writes, then only for the readers.
+					_ = s.db.Exec("PRAGMA wal_checkpoint(TRUNCATE)").Error
+				}
 			}
 		}
 	}()
