@@ -215,8 +215,9 @@ func open(ctx context.Context, dsn string, log *slog.Logger, list []migration) (
 }
 
 // checkpointEvery is how often the WAL of a SQLite file is copied back
-// into the database file.
-const checkpointEvery = time.Second
+// into the database file, and its size looked at: a steady load of board
+// writes adds up to 50 MB a second to it.
+const checkpointEvery = 250 * time.Millisecond
 
 // Bounds of a SQLite file's WAL. A PASSIVE checkpoint copies the WAL back
 // but never waits for readers, and the WAL starts again from its
@@ -225,12 +226,39 @@ const checkpointEvery = time.Second
 // holds walRestartAt, the writer's own connection runs a TRUNCATE
 // checkpoint between two writes: the PASSIVE ones have copied the WAL
 // already, so it waits only for the readers of older snapshots (reads
-// take milliseconds), then empties it. journal_size_limit cuts a WAL left
-// larger back at its next restart.
+// take milliseconds; walWait at most, walTries times a tick), then
+// empties it. journal_size_limit cuts a WAL left larger back at its next
+// restart.
 const (
 	walRestartAt = 16 << 20
 	walLimit     = 64 << 20
+	walWait      = 100 // ms
+	walTries     = 4
 )
+
+// emptyWAL runs a TRUNCATE checkpoint on the writer's own connection: it
+// waits its turn behind the writes, then for the readers of older
+// snapshots, walWait at most (not the busy timeout, which is for another
+// program's lock), so no write waits longer for it. It reports whether
+// the WAL is empty; one that ran out of time is left as it was.
+func (s *Store) emptyWAL() bool {
+	var busy, frames, copied int64
+	err := s.db.Connection(func(c *gorm.DB) error {
+		var was int
+		if err := c.Raw("PRAGMA busy_timeout").Scan(&was).Error; err != nil {
+			return err
+		}
+		if err := c.Exec(fmt.Sprintf("PRAGMA busy_timeout = %d", walWait)).Error; err != nil {
+			return err
+		}
+		err := c.Raw("PRAGMA wal_checkpoint(TRUNCATE)").Row().Scan(&busy, &frames, &copied)
+		if rerr := c.Exec(fmt.Sprintf("PRAGMA busy_timeout = %d", was)).Error; err == nil {
+			err = rerr
+		}
+		return err
+	})
+	return err == nil && busy == 0
+}
 
 // startCheckpoints moves WAL checkpoints off the request path: the writer
 // no longer checkpoints when it commits (wal_autocheckpoint=0), and a
@@ -284,10 +312,15 @@ func (s *Store) startCheckpoints(ctx context.Context, dsn string) error {
 				if restartAt == 0 {
 					restartAt = walRestartAt
 				}
-				if err == nil && frames*(pageSize+24) >= restartAt {
-					// On the writer's own connection: it waits its turn
-					// behind the writes, then only for the readers.
-					_ = s.db.Exec("PRAGMA wal_checkpoint(TRUNCATE)").Error
+				// Past the restart size, the WAL is emptied; a try that
+				// finds a reader in the way is made again shortly, with
+				// the writes going on in between.
+				for try := 0; err == nil && frames*(pageSize+24) >= restartAt && try < walTries && !s.emptyWAL(); try++ {
+					select {
+					case <-stop:
+						return
+					case <-time.After(checkpointEvery / walTries):
+					}
 				}
 			}
 		}
