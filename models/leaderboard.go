@@ -584,74 +584,35 @@ func headToHead(tx *gorm.DB, playerID string, byGame map[string]*PlayerGameStats
 
 // keepFigures brings the kept figures of players in a group's game up to
 // date with their plays, in the transaction of the change that altered
-// them: plays, wins, score sum, best score, rated plays (plays of two or
-// more) and the last play are counted again from play_players, at the
-// cost of each player's own plays of the game. A player left with no play
-// of the game loses the row. Ratings depend on the order of the plays:
-// they stay as they are until the rebuild the change marked sets them
-// (a new row starts from the player's newest rating point, or a new
-// rating).
+// them: plays, wins, score sum, best score, rated plays and the last play
+// are counted again (playerFigures). A player left with no play of the
+// game loses the row. Ratings depend on the order of the plays: a row's
+// stay as they are until the rebuild the change marked sets them, and a
+// new row starts from the player's newest rating point.
 func keepFigures(tx *gorm.DB, group, game string, players []string) error {
 	ids := slices.Clone(players)
 	slices.Sort(ids)
 	for _, id := range slices.Compact(ids) {
-		var agg struct {
-			Plays    int
-			Wins     int
-			ScoreSum int64
-			Best     int
-			Rated    int
-		}
-		err := tx.Table("play_players AS pp").
-			Select("COUNT(*) AS plays, COALESCE(SUM(CASE WHEN pp.winner THEN 1 ELSE 0 END), 0) AS wins, "+
-				"COALESCE(SUM(pp.total), 0) AS score_sum, COALESCE(MAX(pp.total), 0) AS best, "+
-				"COALESCE(SUM(CASE WHEN EXISTS (SELECT 1 FROM play_players o WHERE o.play_id = pp.play_id AND o.seat <> pp.seat) "+
-				"THEN 1 ELSE 0 END), 0) AS rated").
-			Joins("JOIN plays p ON p.id = pp.play_id").
-			Where("pp.player_id = ? AND p.group_id = ? AND p.game = ?", id, group, game).Scan(&agg).Error
+		st, err := playerFigures(tx, group, game, id)
 		if err != nil {
 			return err
 		}
-		where := tx.Where("group_id = ? AND game = ? AND player_id = ?", group, game, id)
-		if agg.Plays == 0 {
+		where := tx.Model(&statsRow{}).Where("group_id = ? AND game = ? AND player_id = ?", group, game, id)
+		if st == nil {
 			if err := where.Delete(&statsRow{}).Error; err != nil {
 				return err
 			}
 			continue
 		}
-		// MAX of a time SQLite answers as text: take the newest play.
-		var last []time.Time
-		err = tx.Table("play_players AS pp").Select("p.finished_at").Joins("JOIN plays p ON p.id = pp.play_id").
-			Where("pp.player_id = ? AND p.group_id = ? AND p.game = ?", id, group, game).
-			Order("p.finished_at DESC").Limit(1).Pluck("p.finished_at", &last).Error
-		if err != nil {
-			return err
-		}
-		figures := map[string]any{"plays": agg.Plays, "wins": agg.Wins, "score_sum": agg.ScoreSum, "best_score": agg.Best,
-			"rated_plays": agg.Rated, "last_played_at": last[0].UTC()}
-		res := tx.Model(&statsRow{}).Where("group_id = ? AND game = ? AND player_id = ?", group, game, id).Updates(figures)
+		res := where.Updates(map[string]any{"plays": st.Plays, "wins": st.Wins, "score_sum": st.ScoreSum,
+			"best_score": st.BestScore, "rated_plays": st.RatedPlays, "last_played_at": st.LastPlayedAt})
 		if res.Error != nil {
 			return res.Error
 		}
-		if res.RowsAffected == 1 {
-			continue
-		}
-		st := statsRow{GroupID: group, Game: game, PlayerID: id, Plays: agg.Plays, Wins: agg.Wins, ScoreSum: agg.ScoreSum,
-			BestScore: agg.Best, RatedPlays: agg.Rated, LastPlayedAt: last[0].UTC()}
-		var newest []ratingRow
-		err = tx.Select("mu", "sigma", "ordinal").Where("player_id = ? AND game = ?", id, game).
-			Order("finished_at DESC, play_id DESC").Limit(1).Find(&newest).Error
-		if err != nil {
-			return err
-		}
-		if len(newest) == 1 {
-			st.Mu, st.Sigma, st.Ordinal = newest[0].Mu, newest[0].Sigma, newest[0].Ordinal
-		} else {
-			r := scoring.NewRating()
-			st.Mu, st.Sigma, st.Ordinal = r.Mu, r.Sigma, r.Ordinal()
-		}
-		if err := tx.Create(&st).Error; err != nil {
-			return err
+		if res.RowsAffected == 0 {
+			if err := tx.Create(st).Error; err != nil {
+				return err
+			}
 		}
 	}
 	return nil

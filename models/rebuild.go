@@ -678,18 +678,24 @@ func (s *Store) finishBatch(ctx context.Context, job rebuildRow) (bool, error) {
 }
 
 // playerFigures computes a player's aggregates in a game from their plays
-// and rating points, or nil when they have no play of it. Its cost is that
-// player's plays, whatever the length of the group's history.
+// and their newest rating point (a new rating without one), or nil when
+// they have no play of it. Rated plays are their plays of two or more,
+// counted from the plays, so the figure is right while a rebuild has yet
+// to write the rating points. Its cost is that player's plays, whatever
+// the length of the group's history.
 func playerFigures(tx *gorm.DB, group, game, playerID string) (*statsRow, error) {
 	var agg struct {
 		Plays    int
 		Wins     int
 		ScoreSum int64
 		Best     int
+		Rated    int
 	}
 	err := tx.Table("play_players AS pp").
 		Select("COUNT(*) AS plays, COALESCE(SUM(CASE WHEN pp.winner THEN 1 ELSE 0 END), 0) AS wins, "+
-			"COALESCE(SUM(pp.total), 0) AS score_sum, COALESCE(MAX(pp.total), 0) AS best").
+			"COALESCE(SUM(pp.total), 0) AS score_sum, COALESCE(MAX(pp.total), 0) AS best, "+
+			"COALESCE(SUM(CASE WHEN EXISTS (SELECT 1 FROM play_players o WHERE o.play_id = pp.play_id AND o.seat <> pp.seat) "+
+			"THEN 1 ELSE 0 END), 0) AS rated").
 		Joins("JOIN plays p ON p.id = pp.play_id").
 		Where("pp.player_id = ? AND p.group_id = ? AND p.game = ?", playerID, group, game).Scan(&agg).Error
 	if err != nil || agg.Plays == 0 {
@@ -704,10 +710,6 @@ func playerFigures(tx *gorm.DB, group, game, playerID string) (*statsRow, error)
 	if err != nil || len(last) == 0 {
 		return nil, err
 	}
-	var rated int64
-	if err := tx.Model(&ratingRow{}).Where("player_id = ? AND game = ?", playerID, game).Count(&rated).Error; err != nil {
-		return nil, err
-	}
 	var newest []ratingRow
 	err = tx.Select("mu", "sigma", "ordinal").Where("player_id = ? AND game = ?", playerID, game).
 		Order("finished_at DESC, play_id DESC").Limit(1).Find(&newest).Error
@@ -715,7 +717,7 @@ func playerFigures(tx *gorm.DB, group, game, playerID string) (*statsRow, error)
 		return nil, err
 	}
 	st := &statsRow{GroupID: group, Game: game, PlayerID: playerID, Plays: agg.Plays, Wins: agg.Wins, ScoreSum: agg.ScoreSum,
-		BestScore: agg.Best, RatedPlays: int(rated), LastPlayedAt: last[0].UTC()}
+		BestScore: agg.Best, RatedPlays: agg.Rated, LastPlayedAt: last[0].UTC()}
 	if len(newest) == 1 {
 		st.Mu, st.Sigma, st.Ordinal = newest[0].Mu, newest[0].Sigma, newest[0].Ordinal
 	} else {
