@@ -85,7 +85,7 @@ func (s *Store) readTable(tx *gorm.DB, code, token string, lock bool) (*openTabl
 			return nil, ErrNotFound
 		}
 	}
-	var rows []boardPutRow
+	var rows []tableReadRow
 	if err := tx.Raw(q, normalizeCode(code)).Scan(&rows).Error; err != nil {
 		return nil, err
 	}

@@ -265,39 +265,13 @@ func (s *Store) insertWithFreshCode(tx *gorm.DB, row *tableRow) error {
 func (s *Store) FindTableByCode(ctx context.Context, code string) (*Table, error) {
 	var t *Table
 	err := s.read(ctx, func(tx *gorm.DB) error {
-		var row tableRow
-		if err := tx.Where("code = ?", normalizeCode(code)).Take(&row).Error; err != nil {
-			return err
+		ot, err := s.readTable(tx, code, "", false)
+		if err == nil {
+			t = ot.t
 		}
-		var err error
-		if t, err = tableFromRow(row); err != nil {
-			return err
-		}
-		var seats []seatRow
-		if err := tx.Where("table_id = ?", row.ID).Order("seat").Find(&seats).Error; err != nil {
-			return err
-		}
-		for _, sr := range seats {
-			t.Seats = append(t.Seats, seatFromRow(sr))
-		}
-		if row.Status != StatusFinished {
-			return nil
-		}
-		// Find, not Take: a play deleted from history leaves its table
-		// finished, just without a result.
-		var plays []playRow
-		if err := tx.Select("id", "standings").Where("table_id = ?", row.ID).Limit(1).Find(&plays).Error; err != nil {
-			return err
-		}
-		if len(plays) == 1 {
-			t.PlayID, t.Standings = plays[0].ID, json.RawMessage(plays[0].Standings)
-		}
-		return nil
+		return err
 	})
-	if err != nil {
-		return nil, err
-	}
-	return t, nil
+	return t, err
 }
 
 // ClaimSeat hands out the token of a seat the host named, once: the first
@@ -342,9 +316,9 @@ func (s *Store) Permit(ctx context.Context, code, token string, seat int) error 
 // from the moves, and a board saved by hand is refused.
 var ErrTracked = errors.New("models: the table is played move by move")
 
-// boardPutRow is one row of readTable's read: the table, whether it has
+// tableReadRow is one row of readTable's read: the table, whether it has
 // moves, and one of its seats (none when it has no seats).
-type boardPutRow struct {
+type tableReadRow struct {
 	Table           tableRow `gorm:"embedded"`
 	HasMoves        bool
 	SeatNo          *int
@@ -357,7 +331,7 @@ type boardPutRow struct {
 	SeatUnsentSince *time.Time
 }
 
-func (r boardPutRow) seatRow() seatRow {
+func (r tableReadRow) seatRow() seatRow {
 	sr := seatRow{Seat: *r.SeatNo, TokenHash: r.SeatTokenHash, Board: r.SeatBoard,
 		LastSeenAt: r.SeatLastSeenAt, UnsentSince: r.SeatUnsentSince}
 	if r.SeatName != nil {
