@@ -328,8 +328,7 @@ func TestGroupsCommand(t *testing.T) {
 				t.Fatal(err)
 			}
 			// Made after the default group, one after the other.
-			at := time.Now().Add(time.Hour)
-			store.Now = func() time.Time { at = at.Add(time.Minute); return at }
+			store.Now = tickingClock()
 			friday, err := store.CreateGroup(ctx, "Friday club")
 			if err != nil {
 				t.Fatal(err)
@@ -393,8 +392,7 @@ func TestGroupsCommandQuotes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	at := time.Now().Add(time.Hour)
-	store.Now = func() time.Time { at = at.Add(time.Minute); return at }
+	store.Now = tickingClock()
 	g, err := store.CreateGroup(ctx, "\u202Ebulc yadirF")
 	if err != nil {
 		t.Fatal(err)
@@ -438,5 +436,19 @@ func TestPrintable(t *testing.T) {
 				t.Errorf("printable(%q) = %s, want %s", tt.in, got, tt.want)
 			}
 		})
+	}
+}
+
+// tickingClock is a clock an hour ahead that moves a minute each time it
+// is read, so that groups made one after the other sort in that order. The
+// store's rebuild worker reads it too.
+func tickingClock() func() time.Time {
+	var mu sync.Mutex
+	at := time.Now().Add(time.Hour)
+	return func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		at = at.Add(time.Minute)
+		return at
 	}
 }
