@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -17,8 +18,15 @@ import (
 // play is scored by the rules, as an import scores it again.
 func buildHistory(t *testing.T, s *Store, group string) {
 	t.Helper()
+	// The store's rebuild worker reads the clock too.
+	var mu sync.Mutex
 	clock := t0
-	s.Now = func() time.Time { clock = clock.Add(17*time.Minute + 123456*time.Microsecond); return clock }
+	s.Now = func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		clock = clock.Add(17*time.Minute + 123456*time.Microsecond)
+		return clock
+	}
 	tbl, host, err := s.CreateTable(ctx, NewTable{Game: "insecta", Group: group, Names: []string{"Ana <&>", "Ben"},
 		Variants: map[string]int{"oneFragment": 1}, Boards: []json.RawMessage{
 			json.RawMessage(`{"totals": {"track": 3, "fragments": 1, "distinctInsects": 2}}`),
