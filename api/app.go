@@ -4,7 +4,6 @@
 package api
 
 import (
-	"context"
 	"errors"
 	"log/slog"
 	"strings"
@@ -56,6 +55,10 @@ type Config struct {
 	// IdempotencyTTL is how long an Idempotency-Key and its answer are
 	// kept; zero means 24 hours.
 	IdempotencyTTL time.Duration
+	// KeysPerClient caps the idempotency keys one client address (an
+	// IPv6 /64) has kept at once; zero means 2,000. Keys caps them in
+	// all; zero means 100,000. A new key beyond either is 429.
+	KeysPerClient, Keys int
 	// StreamWriteWait is how long an event stream waits for a client
 	// that reads nothing before closing it; zero means 30 seconds.
 	StreamWriteWait time.Duration
@@ -94,9 +97,11 @@ type server struct {
 	routeOf *routeTable
 	// createLimit bounds creations per client address.
 	createLimit fiber.Handler
-	// lastPurge is when expired idempotency keys were last deleted.
+	// lastPurge is when a purge of expired idempotency keys last began
+	// (at first, when the app was made); purging says one runs.
 	purgeMu   sync.Mutex
 	lastPurge time.Time
+	purging   bool
 }
 
 // New builds the Fiber app with every route and middleware.
@@ -116,6 +121,12 @@ func New(cfg Config) (*fiber.App, error) {
 	if cfg.IdempotencyTTL <= 0 {
 		cfg.IdempotencyTTL = defaultIdempotencyTTL
 	}
+	if cfg.KeysPerClient <= 0 {
+		cfg.KeysPerClient = defaultKeysPerClient
+	}
+	if cfg.Keys <= 0 {
+		cfg.Keys = defaultKeys
+	}
 	if cfg.Metrics == nil {
 		cfg.Metrics = NewMetrics()
 	}
@@ -127,7 +138,7 @@ func New(cfg Config) (*fiber.App, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &server{cfg: cfg, log: cfg.Logger, assets: a, store: cfg.Store, broker: cfg.Broker, proxies: proxies, metrics: cfg.Metrics,
+	s := &server{cfg: cfg, log: cfg.Logger, lastPurge: cfg.Now(), assets: a, store: cfg.Store, broker: cfg.Broker, proxies: proxies, metrics: cfg.Metrics,
 		guesses: newMissLimit(guessesPerMinute, guessWindow, cfg.Now), recent: live.NewRecent(),
 		hubs:    live.NewHubs(cfg.Broker),
 		streams: newStreamCaps(cfg.MaxStreamsPerClient, cfg.MaxStreams, cfg.Metrics.streamsChanged)}
@@ -183,7 +194,6 @@ func New(cfg Config) (*fiber.App, error) {
 	app.Use(jsonBodies)
 	s.routes(app)
 	s.routeOf = newRouteTable(app.GetRoutes(true))
-	s.purgeExpired(context.Background())
 	return app, nil
 }
 

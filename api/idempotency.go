@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"net/netip"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -29,8 +30,28 @@ const (
 // unset: a phone that was offline overnight can still retry.
 const defaultIdempotencyTTL = 24 * time.Hour
 
-// purgeEvery is how often expired keys are deleted.
-const purgeEvery = time.Hour
+// The keys kept at once, when Config leaves them unset: per client
+// address, a busy evening of a café's tables behind one router many
+// times over; in all, a few tens of MB of answers at most.
+const (
+	defaultKeysPerClient = 2000
+	defaultKeys          = 100000
+)
+
+// purgeEvery is how often expired keys are deleted; purgeBatch how many
+// one statement deletes, and purgePause the wait between two, in which
+// the writes waiting for the database go first.
+const (
+	purgeEvery = 10 * time.Minute
+	purgeBatch = 500
+	purgePause = 20 * time.Millisecond
+)
+
+// maxKeptProblem bounds the refusal kept for a key: a larger one (a
+// board with hundreds of mistakes) is answered but not kept, and its
+// retry runs again, to the same refusal. Answers of changes are kept
+// whatever their size.
+const maxKeptProblem = 16 << 10
 
 // maxKeyLength bounds an Idempotency-Key; a UUID has 36 characters.
 const maxKeyLength = 255
@@ -51,14 +72,19 @@ func (s *server) idempotent(c *fiber.Ctx) error {
 		return errorf(fiber.StatusBadRequest, "Idempotency-Key must be 1 to 255 printable ASCII characters")
 	}
 	ctx := c.UserContext()
-	s.purgeExpired(ctx)
+	s.purgeExpired()
 	method, url, auth := []byte(c.Method()), []byte(c.OriginalURL()), c.Request().Header.Peek(fiber.HeaderAuthorization)
 	scope, fingerprint := digest(method, url, raw), digest(auth, c.Body())
 	// The answer's key: from the request, which the database never sees whole.
 	secret := sum([]byte("insectscore idempotent answer"), method, url, raw, auth, c.Body())
-	answer, err := s.store.BeginIdempotent(ctx, scope, fingerprint, s.cfg.Now(), s.cfg.IdempotencyTTL)
-	if errors.Is(err, models.ErrInProgress) {
+	answer, err := s.store.BeginIdempotent(ctx, models.KeyClaim{Scope: scope, Fingerprint: fingerprint, Client: keyClient(s.clientIP(c)),
+		Now: s.cfg.Now(), TTL: s.cfg.IdempotencyTTL, Bounds: models.KeyBounds{PerClient: s.cfg.KeysPerClient, Overall: s.cfg.Keys}})
+	var full *models.KeyLimitError
+	switch {
+	case errors.Is(err, models.ErrInProgress):
 		c.Set(fiber.HeaderRetryAfter, "1")
+	case errors.As(err, &full):
+		c.Set(fiber.HeaderRetryAfter, retryAfter(full.Wait))
 	}
 	if err != nil {
 		return err
@@ -91,7 +117,7 @@ func (s *server) idempotent(c *fiber.Ctx) error {
 		kept = true
 		return nil
 	}
-	if !keepAnswer(resp.StatusCode()) {
+	if !keepAnswer(resp.StatusCode()) || len(resp.Body()) > maxKeptProblem {
 		return nil
 	}
 	body, err := seal(secret, resp.Body())
@@ -181,25 +207,58 @@ func keepAnswer(status int) bool {
 	return status < 500
 }
 
-// purgeExpired deletes expired keys at most once per purgeEvery; the app
-// calls it on start and writes with a key call it on the way.
-func (s *server) purgeExpired(ctx context.Context) {
+// purgeExpired starts a purge of expired keys when one is due, at most
+// once per purgeEvery and never in the first purgeEvery after New: off the
+// request path, in a goroutine, in batches of purgeBatch.
+func (s *server) purgeExpired() {
 	now := s.cfg.Now()
 	s.purgeMu.Lock()
-	due := s.lastPurge.IsZero() || now.Sub(s.lastPurge) >= purgeEvery || now.Before(s.lastPurge)
+	due := !s.purging && (now.Sub(s.lastPurge) >= purgeEvery || now.Before(s.lastPurge))
 	if due {
-		s.lastPurge = now
+		s.lastPurge, s.purging = now, true
 	}
 	s.purgeMu.Unlock()
 	if !due {
 		return
 	}
-	n, err := s.store.PurgeIdempotent(ctx, now.Add(-s.cfg.IdempotencyTTL))
-	if err != nil {
-		s.log.Warn("expired idempotency keys not purged", "err", err)
-		return
+	go func() {
+		defer func() {
+			s.purgeMu.Lock()
+			s.purging = false
+			s.purgeMu.Unlock()
+		}()
+		n, err := s.purge(context.Background(), now.Add(-s.cfg.IdempotencyTTL))
+		if err != nil {
+			s.log.Warn("expired idempotency keys not purged", "err", err, "purged", n)
+			return
+		}
+		s.log.Debug("purged expired idempotency keys", "count", n)
+	}()
+}
+
+// purge deletes the keys first used before before, batch by batch, and
+// says how many went.
+func (s *server) purge(ctx context.Context, before time.Time) (int64, error) {
+	var total int64
+	for {
+		n, err := s.store.PurgeIdempotent(ctx, before, purgeBatch)
+		total += n
+		if err != nil || n < purgeBatch {
+			return total, err
+		}
+		time.Sleep(purgePause)
 	}
-	s.log.Debug("purged expired idempotency keys", "count", n)
+}
+
+// keyClient is the client a key counts against: an IPv4 address, or the
+// /64 of an IPv6 address, which one household or phone is given whole.
+func keyClient(ip string) string {
+	a, err := netip.ParseAddr(ip)
+	if err != nil || !a.Is6() {
+		return ip
+	}
+	p, _ := a.Prefix(64)
+	return p.String()
 }
 
 func isWrite(method string) bool {

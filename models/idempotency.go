@@ -44,6 +44,8 @@ type IdempotentAnswer struct {
 type idempotencyRow struct {
 	Scope       string
 	Fingerprint string
+	// Client is the address the key came from.
+	Client string
 	// Status is nil while the first request runs.
 	Status          *int
 	ContentType     string
@@ -56,37 +58,86 @@ type idempotencyRow struct {
 
 func (idempotencyRow) TableName() string { return "idempotency_keys" }
 
-// BeginIdempotent claims the key named by scope (the key with its method
-// and URL) for a request with fingerprint arriving at now. It returns nil
-// when the request is to run, having recorded it as pending; the answer
-// when the key has one, for a replay; ErrInProgress while the key's first
-// request runs; ErrKeyReused when the key came with another fingerprint.
-// A pending key older than PendingTimeout is taken over, and a key older
-// than ttl counts as never used.
-func (s *Store) BeginIdempotent(ctx context.Context, scope, fingerprint string, now time.Time, ttl time.Duration) (*IdempotentAnswer, error) {
-	now = now.UTC().Truncate(time.Microsecond)
-	fresh := idempotencyRow{Scope: scope, Fingerprint: fingerprint, CreatedAt: now}
+// KeyClaim is a request's claim on an idempotency key.
+type KeyClaim struct {
+	// Scope names the key with the method and URL it came with;
+	// Fingerprint the token and body, which a retry must repeat.
+	Scope, Fingerprint string
+	// Client is the address the request came from (KeyBounds.PerClient).
+	Client string
+	// Now is when the request arrived; keys older than TTL count as
+	// never used.
+	Now time.Time
+	TTL time.Duration
+	// Bounds caps the keys kept; zero fields mean no cap.
+	Bounds KeyBounds
+}
+
+// KeyBounds caps how many keys are kept at once (a key is kept for its
+// TTL): per client address, and in all. A new key beyond either is
+// refused with a *KeyLimitError; a retry of a kept key never is.
+type KeyBounds struct {
+	PerClient, Overall int
+}
+
+// KeyLimitError refuses a new idempotency key beyond KeyBounds.
+type KeyLimitError struct {
+	// Client says the client's own cap was reached, not the overall one.
+	Client bool
+	// Wait is how long until the oldest key counted expires.
+	Wait time.Duration
+}
+
+func (e *KeyLimitError) Error() string {
+	if e.Client {
+		return "models: this client holds as many idempotency keys as it may"
+	}
+	return "models: the server holds as many idempotency keys as it may"
+}
+
+// BeginIdempotent claims a key for a request. It returns nil when the
+// request is to run, having recorded the key as pending; the answer when
+// the key has one, for a replay; ErrInProgress while the key's first
+// request runs; ErrKeyReused when the key came with another fingerprint;
+// a *KeyLimitError for a new key beyond the claim's bounds. A pending key
+// older than PendingTimeout is taken over, and a key older than the TTL
+// counts as never used.
+func (s *Store) BeginIdempotent(ctx context.Context, k KeyClaim) (*IdempotentAnswer, error) {
+	now := k.Now.UTC().Truncate(time.Microsecond)
+	live := now.Add(-k.TTL)
 	var answer *IdempotentAnswer
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		// ON CONFLICT DO NOTHING rather than catching the error: a failed
-		// statement aborts a PostgreSQL transaction. A concurrent insert
-		// of the same key makes this one wait for it, then do nothing.
-		res := tx.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "scope"}}, DoNothing: true}).Create(&fresh)
-		if res.Error != nil || res.RowsAffected == 1 {
-			return res.Error
-		}
-		var row idempotencyRow
+		var rows []idempotencyRow
 		if err := tx.Clauses(clause.Locking{Strength: clause.LockingStrengthUpdate}).
-			Where("scope = ?", scope).Take(&row).Error; err != nil {
+			Where("scope = ?", k.Scope).Limit(1).Find(&rows).Error; err != nil {
 			return err
 		}
-		expired := !row.CreatedAt.After(now.Add(-ttl))
+		if len(rows) == 0 {
+			if err := keyRoom(tx, k, live, now); err != nil {
+				return err
+			}
+			// ON CONFLICT DO NOTHING rather than catching the error: a
+			// failed statement aborts a PostgreSQL transaction. A
+			// concurrent insert of the same key makes this one wait for
+			// it, then do nothing; the row is read again below.
+			fresh := idempotencyRow{Scope: k.Scope, Fingerprint: k.Fingerprint, Client: k.Client, CreatedAt: now}
+			res := tx.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "scope"}}, DoNothing: true}).Create(&fresh)
+			if res.Error != nil || res.RowsAffected == 1 {
+				return res.Error
+			}
+			if err := tx.Clauses(clause.Locking{Strength: clause.LockingStrengthUpdate}).
+				Where("scope = ?", k.Scope).Limit(1).Find(&rows).Error; err != nil {
+				return err
+			}
+		}
+		row := rows[0]
+		expired := !row.CreatedAt.After(live)
 		switch {
-		case expired || (row.Status == nil && !row.CreatedAt.After(now.Add(-PendingTimeout)) && row.Fingerprint == fingerprint):
-			return tx.Model(&idempotencyRow{}).Where("scope = ?", scope).Updates(map[string]any{
-				"fingerprint": fingerprint, "status": nil, "content_type": "", "content_language": "", "location": "", "etag": "", "body": nil, "created_at": now,
+		case expired || (row.Status == nil && !row.CreatedAt.After(now.Add(-PendingTimeout)) && row.Fingerprint == k.Fingerprint):
+			return tx.Model(&idempotencyRow{}).Where("scope = ?", k.Scope).Updates(map[string]any{
+				"fingerprint": k.Fingerprint, "client": k.Client, "status": nil, "content_type": "", "content_language": "", "location": "", "etag": "", "body": nil, "created_at": now,
 			}).Error
-		case row.Fingerprint != fingerprint:
+		case row.Fingerprint != k.Fingerprint:
 			return ErrKeyReused
 		case row.Status == nil:
 			return ErrInProgress
@@ -98,6 +149,45 @@ func (s *Store) BeginIdempotent(ctx context.Context, scope, fingerprint string, 
 		return nil, translate(err)
 	}
 	return answer, nil
+}
+
+// keyRoom refuses a new key when its client, or everyone, already holds
+// as many live keys (first used after live) as the claim's bounds allow.
+// Each count stops at its cap, so it reads at most that many index
+// entries.
+func keyRoom(tx *gorm.DB, k KeyClaim, live, now time.Time) error {
+	caps := []struct {
+		cap    int
+		client bool
+		where  string
+		args   []any
+	}{
+		{k.Bounds.PerClient, true, "client = ? AND created_at > ?", []any{k.Client, live}},
+		{k.Bounds.Overall, false, "created_at > ?", []any{live}},
+	}
+	for _, c := range caps {
+		if c.cap <= 0 {
+			continue
+		}
+		var n int64
+		if err := tx.Raw("SELECT count(*) FROM (SELECT 1 FROM idempotency_keys WHERE "+c.where+" LIMIT ?) kept", append(c.args, c.cap)...).
+			Scan(&n).Error; err != nil {
+			return err
+		}
+		if n < int64(c.cap) {
+			continue
+		}
+		var oldest []idempotencyRow
+		if err := tx.Select("created_at").Where(c.where, c.args...).Order("created_at").Limit(1).Find(&oldest).Error; err != nil {
+			return err
+		}
+		wait := time.Duration(0)
+		if len(oldest) == 1 {
+			wait = oldest[0].CreatedAt.Add(k.TTL).Sub(now)
+		}
+		return &KeyLimitError{Client: c.client, Wait: max(wait, time.Second)}
+	}
+	return nil
 }
 
 // FinishIdempotent keeps the answer of the request that began the key, so
@@ -117,9 +207,17 @@ func (s *Store) ForgetIdempotent(ctx context.Context, scope string) error {
 	return translate(s.db.WithContext(ctx).Where("scope = ? AND status IS NULL", scope).Delete(&idempotencyRow{}).Error)
 }
 
-// PurgeIdempotent deletes the keys first used before before and says how
-// many went.
-func (s *Store) PurgeIdempotent(ctx context.Context, before time.Time) (int64, error) {
-	res := s.db.WithContext(ctx).Where("created_at < ?", before.UTC()).Delete(&idempotencyRow{})
+// PurgeIdempotent deletes at most batch keys first used before before,
+// oldest first, and says how many went: a purge is many short statements,
+// so that the writes between them never wait long.
+func (s *Store) PurgeIdempotent(ctx context.Context, before time.Time, batch int) (int64, error) {
+	res := s.db.WithContext(ctx).Exec(`DELETE FROM idempotency_keys WHERE scope IN
+		(SELECT scope FROM idempotency_keys WHERE created_at < ? ORDER BY created_at LIMIT ?)`, before.UTC(), batch)
 	return res.RowsAffected, translate(res.Error)
+}
+
+// KeptAnswers says how many idempotency keys are kept, expired or not.
+func (s *Store) KeptAnswers(ctx context.Context) (int64, error) {
+	var n int64
+	return n, translate(s.rdb.WithContext(ctx).Model(&idempotencyRow{}).Count(&n).Error)
 }

@@ -1,6 +1,8 @@
 package models
 
 import (
+	"errors"
+	"fmt"
 	"reflect"
 	"sync"
 	"testing"
@@ -15,7 +17,7 @@ func TestIdempotencyKeys(t *testing.T) {
 		const ttl = 24 * time.Hour
 		begin := func(scope, fp string, at time.Time) (*IdempotentAnswer, error) {
 			t.Helper()
-			return s.BeginIdempotent(ctx, scope, fp, at, ttl)
+			return s.BeginIdempotent(ctx, KeyClaim{Scope: scope, Fingerprint: fp, Now: at, TTL: ttl})
 		}
 		if a, err := begin("k1", "fp", t0); a != nil || err != nil {
 			t.Fatalf("first use = %+v, %v; want nil, nil (run it)", a, err)
@@ -72,7 +74,7 @@ func TestIdempotencyKeys(t *testing.T) {
 
 		// Purging deletes what was first used before the cut-off only:
 		// k1 was taken over at t0+ttl, k2 at t0+PendingTimeout.
-		n, err := s.PurgeIdempotent(ctx, t0.Add(time.Hour))
+		n, err := s.PurgeIdempotent(ctx, t0.Add(time.Hour), 10)
 		if err != nil || n != 1 {
 			t.Fatalf("purge = %d, %v; want 1 (k2)", n, err)
 		}
@@ -94,7 +96,9 @@ func TestConcurrentIdempotencyKey(t *testing.T) {
 		var wg sync.WaitGroup
 		errs := make([]error, n)
 		for i := range n {
-			wg.Go(func() { _, errs[i] = s.BeginIdempotent(ctx, "key", "fp", at, time.Hour) })
+			wg.Go(func() {
+				_, errs[i] = s.BeginIdempotent(ctx, KeyClaim{Scope: "key", Fingerprint: "fp", Now: at, TTL: time.Hour})
+			})
 		}
 		wg.Wait()
 		runs := 0
@@ -107,6 +111,75 @@ func TestConcurrentIdempotencyKey(t *testing.T) {
 		}
 		if runs != 1 {
 			t.Errorf("%d requests ran, want exactly 1", runs)
+		}
+	})
+}
+
+// TestIdempotencyKeyBounds: a client holds at most PerClient live keys and
+// everyone at most Overall; beyond, a new key is refused with the wait
+// until the oldest expires, while a retry of a kept key still replays and
+// expired keys do not count.
+func TestIdempotencyKeyBounds(t *testing.T) {
+	eachStore(t, func(t *testing.T, s *Store) {
+		t0 := time.Date(2026, 3, 20, 19, 0, 0, 0, time.UTC)
+		bounds := KeyBounds{PerClient: 3, Overall: 5}
+		begin := func(scope, client string, at time.Time) (*IdempotentAnswer, error) {
+			t.Helper()
+			return s.BeginIdempotent(ctx, KeyClaim{Scope: scope, Fingerprint: "fp", Client: client, Now: at, TTL: time.Hour, Bounds: bounds})
+		}
+		for i := range 3 {
+			if _, err := begin(fmt.Sprint("a", i), "a", t0.Add(time.Duration(i)*time.Minute)); err != nil {
+				t.Fatalf("key %d of client a: %v", i, err)
+			}
+		}
+		if err := s.FinishIdempotent(ctx, "a0", IdempotentAnswer{Status: 201}); err != nil {
+			t.Fatal(err)
+		}
+		_, err := begin("a3", "a", t0.Add(10*time.Minute))
+		var full *KeyLimitError
+		if !errors.As(err, &full) || !full.Client || full.Wait != 50*time.Minute {
+			t.Fatalf("a fourth key of client a = %v (%+v); want the client's cap, 50 minutes to wait", err, full)
+		}
+		if a, err := begin("a0", "a", t0.Add(10*time.Minute)); err != nil || a == nil || a.Status != 201 {
+			t.Fatalf("a retry of a kept key at the cap = %+v, %v; want its answer", a, err)
+		}
+		for i := range 2 {
+			if _, err := begin(fmt.Sprint("b", i), "b", t0.Add(10*time.Minute)); err != nil {
+				t.Fatalf("key %d of client b: %v", i, err)
+			}
+		}
+		_, err = begin("c0", "c", t0.Add(20*time.Minute))
+		if !errors.As(err, &full) || full.Client || full.Wait != 40*time.Minute {
+			t.Fatalf("a sixth key in all = %v (%+v); want the overall cap, 40 minutes to wait", err, full)
+		}
+		// An hour after a0, a1 and a2 the first keys have expired: room.
+		if _, err := begin("a3", "a", t0.Add(time.Hour+2*time.Minute)); err != nil {
+			t.Fatalf("a new key once the oldest expired: %v", err)
+		}
+	})
+}
+
+// TestPurgeInBatches: a purge deletes at most its batch, oldest first,
+// and only what expired.
+func TestPurgeInBatches(t *testing.T) {
+	eachStore(t, func(t *testing.T, s *Store) {
+		t0 := time.Date(2026, 3, 20, 19, 0, 0, 0, time.UTC)
+		for i := range 7 {
+			if _, err := s.BeginIdempotent(ctx, KeyClaim{Scope: fmt.Sprint("k", i), Fingerprint: "fp", Now: t0.Add(time.Duration(i) * time.Second), TTL: time.Hour}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cut := t0.Add(5 * time.Second) // k0 to k4 expired
+		for _, want := range []int64{2, 2, 1, 0} {
+			if n, err := s.PurgeIdempotent(ctx, cut, 2); err != nil || n != want {
+				t.Fatalf("purge = %d, %v; want %d", n, err, want)
+			}
+		}
+		if n, err := s.KeptAnswers(ctx); err != nil || n != 2 {
+			t.Fatalf("keys left = %d, %v; want 2 (k5, k6)", n, err)
+		}
+		if _, err := s.BeginIdempotent(ctx, KeyClaim{Scope: "k5", Fingerprint: "fp", Now: t0.Add(10 * time.Second), TTL: time.Hour}); !errors.Is(err, ErrInProgress) {
+			t.Fatalf("k5 after the purge: %v; want it still there (in progress)", err)
 		}
 	})
 }

@@ -169,6 +169,12 @@ var migrations = []migration{
 		// answer did ("" for an answer kept before, or one without).
 		`ALTER TABLE idempotency_keys ADD COLUMN etag TEXT NOT NULL DEFAULT ''`,
 	)},
+	{ID: 15, Name: "the client of a kept answer", Up: execDDL(
+		// Keys are capped per client address (KeyBounds): the address a
+		// key came from, counted by its time ("" for a key kept before).
+		`ALTER TABLE idempotency_keys ADD COLUMN client TEXT NOT NULL DEFAULT ''`,
+		`CREATE INDEX idempotency_keys_client ON idempotency_keys (client, created_at)`,
+	)},
 }
 
 // rekeyNames is migration 7: names are matched by nameKey now, which also

@@ -217,7 +217,7 @@ func TestMigrationsUpgradeSeatSync(t *testing.T) {
 		if r, _, err := s.ReportSync(ctx, SyncReport{Code: "EFGHJK", Token: ana, Seat: 0, Unsent: 1, Since: at}, nil); err != nil || r.State == nil {
 			t.Errorf("a report on an old seat = %+v, %v; want a change", r, err)
 		}
-		if a, err := s.BeginIdempotent(ctx, "scope", "fp", at, time.Hour); a != nil || err != nil {
+		if a, err := s.BeginIdempotent(ctx, KeyClaim{Scope: "scope", Fingerprint: "fp", Now: at, TTL: time.Hour}); a != nil || err != nil {
 			t.Errorf("an idempotency key after the upgrade = %+v, %v", a, err)
 		}
 	})
