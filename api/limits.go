@@ -9,7 +9,9 @@ import (
 )
 
 // Guessing table codes and group ids. Each client address may miss
-// (get a 404 from a lookup) guessesPerMinute times a minute; after that,
+// (get a 404 from a lookup, or a 401: a table's writes answer a code no
+// table has as they answer a token no one at the table holds)
+// guessesPerMinute times a minute; after that,
 // every lookup from it answers 429 until the minute is over. Only misses
 // count, once answered: lookups of a real table or group never do, however
 // many phones behind one café router open it at once, and neither do the
@@ -94,7 +96,7 @@ func (l *missLimit) sweep(now time.Time) {
 
 // guessLimit guards the routes that look up a table code or a group id.
 // A client that has used up its misses gets 429 before anything is looked
-// up. A 404 counts as a miss once it is answered; the misses beyond the
+// up. A 404 or 401 counts as a miss once it is answered; the misses beyond the
 // budget of requests sent all at once answer 429 instead, and so do the
 // reads among them that found something: whatever finishes after the
 // budget ran out tells nothing. A write that was done (a join, a claim) is
@@ -113,7 +115,7 @@ func (s *server) guessLimit(c *fiber.Ctx) error {
 	}
 	resp := c.Response()
 	over := false
-	if resp.StatusCode() == fiber.StatusNotFound {
+	if status := resp.StatusCode(); status == fiber.StatusNotFound || status == fiber.StatusUnauthorized {
 		over = s.guesses.miss(client) > s.guesses.max
 	} else if c.Method() == fiber.MethodGet && !resp.IsBodyStream() {
 		_, over = s.guesses.spent(client)

@@ -82,7 +82,7 @@ func (s *Store) readTable(tx *gorm.DB, code, token string, lock bool) (*openTabl
 			return nil, err
 		}
 		if len(ids) == 0 {
-			return nil, ErrNotFound
+			return nil, noTable(token)
 		}
 	}
 	var rows []tableReadRow
@@ -90,7 +90,7 @@ func (s *Store) readTable(tx *gorm.DB, code, token string, lock bool) (*openTabl
 		return nil, err
 	}
 	if len(rows) == 0 {
-		return nil, ErrNotFound
+		return nil, noTable(token)
 	}
 	ot := &openTable{row: rows[0].Table, role: Role{Seat: -1}, tokens: map[int]*string{}, now: s.now()}
 	var err error
@@ -148,6 +148,21 @@ func readMoves(tx *gorm.DB, tableID int64) ([]scoring.HotelMove, error) {
 	return moves, nil
 }
 
+// noTable is readTable's answer to a code no table has. A change that
+// comes with a token gets the refusal of a token that is no one's at the
+// table: the two answers are one, so a prober with any token cannot tell
+// a real code from its answer.
+func noTable(token string) error {
+	if token != "" {
+		return errStranger
+	}
+	return ErrNotFound
+}
+
+// errStranger refuses a token that is no one's at the table, or a table
+// that is not there.
+var errStranger = refuse(RefusedToken, "this token does not belong to this table")
+
 // AnySeat asks Permit for any token of the table.
 const AnySeat = -2
 
@@ -157,7 +172,7 @@ func (ot *openTable) permit(seat int) error {
 	r := ot.role
 	switch {
 	case !r.Valid():
-		return refuse(RefusedToken, "this token does not belong to this table")
+		return errStranger
 	case seat == AnySeat, r.CanEditSeat(seat):
 		return nil
 	case seat < 0:
