@@ -172,6 +172,8 @@ func unavailableProblem(err error) problem {
 		detail = "this group is being imported: try again in a moment"
 	case errors.Is(err, models.ErrReadOnly):
 		detail = "the database is read-only at the moment: nothing can be saved; try again later"
+	case errors.Is(err, models.ErrDiskFull):
+		detail = "the server's disk is full: nothing new can be saved until room is made; try again later"
 	}
 	p := newProblem(fiber.StatusServiceUnavailable, detail, nil)
 	p.Type = "/api/problems/unavailable"

@@ -123,12 +123,12 @@ func answer[R any](ctx context.Context, tx *gorm.DB, reply Reply[R], r R) (Idemp
 // transact runs a change's transaction on the writer. When it fails, an
 // answer it kept went with it; after it commits, AfterChange runs.
 func (s *Store) transact(ctx context.Context, fn func(tx *gorm.DB) error) error {
-	err := s.db.WithContext(ctx).Transaction(fn)
+	err := s.wrote(s.db.WithContext(ctx).Transaction(fn))
 	if err != nil {
 		if p := pendingOf(ctx); p != nil {
 			p.kept = false
 		}
-		return translate(err)
+		return err
 	}
 	if s.AfterChange != nil {
 		s.AfterChange()

@@ -146,7 +146,7 @@ func (s *Store) BeginIdempotent(ctx context.Context, k KeyClaim) (*IdempotentAns
 		return nil
 	})
 	if err != nil {
-		return nil, translate(err)
+		return nil, s.wrote(err)
 	}
 	return answer, nil
 }
@@ -197,7 +197,7 @@ func (s *Store) FinishIdempotent(ctx context.Context, scope string, a Idempotent
 	if body == nil {
 		body = []byte{}
 	}
-	return translate(s.db.WithContext(ctx).Model(&idempotencyRow{}).Where("scope = ? AND status IS NULL", scope).
+	return s.wrote(s.db.WithContext(ctx).Model(&idempotencyRow{}).Where("scope = ? AND status IS NULL", scope).
 		Updates(map[string]any{"status": a.Status, "content_type": a.ContentType, "content_language": a.ContentLanguage, "location": a.Location, "etag": a.ETag, "body": body}).Error)
 }
 

@@ -65,6 +65,10 @@ var (
 	// such a database; a database that turns read-only later makes every
 	// write an ErrUnavailable that also matches ErrReadOnly.
 	ErrReadOnly = errors.New("models: the database is read-only")
+	// ErrDiskFull means a write found no room on the database's disk:
+	// nothing of it was saved. Every write is an ErrUnavailable that also
+	// matches ErrDiskFull, and Ready says so, until a write succeeds.
+	ErrDiskFull = errors.New("models: the database's disk is full")
 )
 
 // VersionError is returned when a caller's If-Match version is stale, so
@@ -115,6 +119,9 @@ type Store struct {
 	// walRestartAt, when set, replaces the constant: tests make the WAL
 	// start again sooner.
 	walRestartAt atomic.Int64
+	// diskFullAt is when the last write found the database's disk full
+	// (Unix nanoseconds), zero once a write succeeds.
+	diskFullAt atomic.Int64
 	// stopCheckpoints ends the checkpoint goroutine of a SQLite file and
 	// waits for it; nil elsewhere.
 	stopCheckpoints func()
@@ -387,11 +394,36 @@ func driverCause(err error) string {
 // Ready reports whether the database answers and can be written: a read,
 // then a write in a transaction that is rolled back. It waits at most the
 // busy timeout for a write lock held elsewhere; then it is ErrUnavailable.
+//
+// A write that found the disk full makes Ready ErrDiskFull (the probe's
+// write, rolled back, needs no room) until a write succeeds again, or
+// for diskFullHold if none is tried: a replica taken out of a load
+// balancer's rotation then gets a write now and then to try.
 func (s *Store) Ready(ctx context.Context) error {
 	if err := s.rdb.WithContext(ctx).Exec("SELECT 1").Error; err != nil {
 		return translate(err)
 	}
+	if at := s.diskFullAt.Load(); at != 0 && s.now().Sub(time.Unix(0, at)) < diskFullHold {
+		return fmt.Errorf("%w: %w: the last write found no room", ErrUnavailable, ErrDiskFull)
+	}
 	return s.writable(ctx)
+}
+
+// diskFullHold is how long a write that found the disk full keeps Ready
+// from saying ready, unless a write succeeds before.
+const diskFullHold = 30 * time.Second
+
+// wrote translates the outcome of a write, and keeps when the last write
+// found the disk full (Ready).
+func (s *Store) wrote(err error) error {
+	err = translate(err)
+	switch {
+	case err == nil:
+		s.diskFullAt.Store(0)
+	case errors.Is(err, ErrDiskFull):
+		s.diskFullAt.Store(s.now().UnixNano())
+	}
+	return err
 }
 
 // errProbe rolls back writable's transaction.
@@ -583,6 +615,8 @@ func translate(err error) error {
 	switch unavailable(err) {
 	case errReadOnlyKind:
 		return fmt.Errorf("%w: %w: %w", ErrUnavailable, ErrReadOnly, err)
+	case errFullKind:
+		return fmt.Errorf("%w: %w: %w", ErrUnavailable, ErrDiskFull, err)
 	case errBusyKind:
 		return fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
@@ -595,11 +629,12 @@ const (
 	errOtherKind unavailableKind = iota
 	errBusyKind
 	errReadOnlyKind
+	errFullKind
 )
 
 // unavailable sorts the driver errors that mean "not now" from the rest:
 // a lock held elsewhere past the busy timeout, a read-only database, a
-// PostgreSQL that refuses connections or is shutting down.
+// full disk, a PostgreSQL that refuses connections or is shutting down.
 func unavailable(err error) unavailableKind {
 	if _, kind, ok := sqliteError(err); ok {
 		return kind
@@ -609,6 +644,8 @@ func unavailable(err error) unavailableKind {
 		switch {
 		case pe.Code == "25006": // read_only_sql_transaction: a standby
 			return errReadOnlyKind
+		case pe.Code == "53100": // disk_full
+			return errFullKind
 		case pe.Code == "55P03", // lock_not_available
 			pe.Code == "57P01", pe.Code == "57P02", pe.Code == "57P03", // shutting down, starting up
 			strings.HasPrefix(pe.Code, "08"), // connection exception
