@@ -38,14 +38,8 @@ const (
 	defaultKeys          = 100000
 )
 
-// purgeEvery is how often expired keys are deleted; purgeBatch how many
-// one statement deletes, and purgePause the wait between two, in which
-// the writes waiting for the database go first.
-const (
-	purgeEvery = 10 * time.Minute
-	purgeBatch = 500
-	purgePause = 20 * time.Millisecond
-)
+// purgeEvery is how often expired keys are deleted.
+const purgeEvery = 10 * time.Minute
 
 // maxKeptProblem bounds the refusal kept for a key: a larger one (a
 // board with hundreds of mistakes) is answered but not kept, and its
@@ -209,7 +203,7 @@ func keepAnswer(status int) bool {
 
 // purgeExpired starts a purge of expired keys when one is due, at most
 // once per purgeEvery and never in the first purgeEvery after New: off the
-// request path, in a goroutine, in batches of purgeBatch.
+// request path, in a goroutine; the store deletes in short batches.
 func (s *server) purgeExpired() {
 	now := s.cfg.Now()
 	s.purgeMu.Lock()
@@ -227,27 +221,13 @@ func (s *server) purgeExpired() {
 			s.purging = false
 			s.purgeMu.Unlock()
 		}()
-		n, err := s.purge(context.Background(), now.Add(-s.cfg.IdempotencyTTL))
+		n, err := s.store.PurgeIdempotent(context.Background(), now.Add(-s.cfg.IdempotencyTTL))
 		if err != nil {
 			s.log.Warn("expired idempotency keys not purged", "err", err, "purged", n)
 			return
 		}
 		s.log.Debug("purged expired idempotency keys", "count", n)
 	}()
-}
-
-// purge deletes the keys first used before before, batch by batch, and
-// says how many went.
-func (s *server) purge(ctx context.Context, before time.Time) (int64, error) {
-	var total int64
-	for {
-		n, err := s.store.PurgeIdempotent(ctx, before, purgeBatch)
-		total += n
-		if err != nil || n < purgeBatch {
-			return total, err
-		}
-		time.Sleep(purgePause)
-	}
 }
 
 // keyClient is the client a key counts against: an IPv4 address, or the

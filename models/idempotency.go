@@ -207,10 +207,37 @@ func (s *Store) ForgetIdempotent(ctx context.Context, scope string) error {
 	return translate(s.db.WithContext(ctx).Where("scope = ? AND status IS NULL", scope).Delete(&idempotencyRow{}).Error)
 }
 
-// PurgeIdempotent deletes at most batch keys first used before before,
-// oldest first, and says how many went: a purge is many short statements,
-// so that the writes between them never wait long.
-func (s *Store) PurgeIdempotent(ctx context.Context, before time.Time, batch int) (int64, error) {
+// PurgeIdempotent deletes the keys first used before before, and says
+// how many went. It deletes purgeBatch keys at a time, oldest first, with
+// purgePause between two batches, so that the writes waiting for the
+// database go first: a million expired keys never hold the writer for
+// longer than one batch.
+func (s *Store) PurgeIdempotent(ctx context.Context, before time.Time) (int64, error) {
+	var total int64
+	for {
+		n, err := s.purgeKeys(ctx, before, purgeBatch)
+		total += n
+		if err != nil || n < purgeBatch {
+			return total, err
+		}
+		select {
+		case <-ctx.Done():
+			return total, ctx.Err()
+		case <-time.After(purgePause):
+		}
+	}
+}
+
+// purgeBatch is how many expired keys one statement deletes, and
+// purgePause the wait between two.
+const (
+	purgeBatch = 500
+	purgePause = 20 * time.Millisecond
+)
+
+// purgeKeys deletes at most batch keys first used before before, oldest
+// first.
+func (s *Store) purgeKeys(ctx context.Context, before time.Time, batch int) (int64, error) {
 	res := s.db.WithContext(ctx).Exec(`DELETE FROM idempotency_keys WHERE scope IN
 		(SELECT scope FROM idempotency_keys WHERE created_at < ? ORDER BY created_at LIMIT ?)`, before.UTC(), batch)
 	return res.RowsAffected, translate(res.Error)

@@ -74,7 +74,7 @@ func TestIdempotencyKeys(t *testing.T) {
 
 		// Purging deletes what was first used before the cut-off only:
 		// k1 was taken over at t0+ttl, k2 at t0+PendingTimeout.
-		n, err := s.PurgeIdempotent(ctx, t0.Add(time.Hour), 10)
+		n, err := s.PurgeIdempotent(ctx, t0.Add(time.Hour))
 		if err != nil || n != 1 {
 			t.Fatalf("purge = %d, %v; want 1 (k2)", n, err)
 		}
@@ -171,7 +171,7 @@ func TestPurgeInBatches(t *testing.T) {
 		}
 		cut := t0.Add(5 * time.Second) // k0 to k4 expired
 		for _, want := range []int64{2, 2, 1, 0} {
-			if n, err := s.PurgeIdempotent(ctx, cut, 2); err != nil || n != want {
+			if n, err := s.purgeKeys(ctx, cut, 2); err != nil || n != want {
 				t.Fatalf("purge = %d, %v; want %d", n, err, want)
 			}
 		}
