@@ -49,12 +49,16 @@ func (s *server) event(code string, v tableView) (live.Event, error) {
 
 // tableEvents answers GET /api/v1/tables/{code}/events: a Server-Sent Events
 // stream with an event "table" carrying the table JSON on every change. The
-// event id is the table version; a client that resumes with Last-Event-ID
-// gets the current table at once only if it changed since. A change that
-// leaves the version alone, a seat's sync state, comes as another event
-// with the same id. With ?deltas=1 a change much smaller than the table
-// comes as an event "delta" instead (live/delta.go). Open streams are capped
-// per client address and in total (Config.MaxStreamsPerClient,
+// event id names the table JSON the client then holds, in the stream's
+// language: the table version, a dot and a hash of the JSON
+// (live.Event.ID). A change that leaves the version alone, a seat's sync
+// state, comes as another event at the same version, with another id. A
+// client that resumes with Last-Event-ID gets the current table at once
+// unless that id is the current table's: an id from before a sync change,
+// from another table or in another language is not. With ?deltas=1 a
+// change much smaller than the table comes as an event "delta" instead,
+// with the id of the table it leads to (live/delta.go). Open streams are
+// capped per client address and in total (Config.MaxStreamsPerClient,
 // MaxStreams): beyond, 429.
 //
 // The stream takes the connection over once the handler returns, and the
@@ -85,11 +89,7 @@ func (s *server) tableEvents(c *fiber.Ctx) error {
 		st.Close()
 		return err
 	}
-	last, err := strconv.Atoi(c.Get("Last-Event-ID"))
-	if err != nil {
-		last = -1
-	}
-	st.Begin(v.Version, first, last)
+	st.Begin(v.Version, first, c.Get("Last-Event-ID"))
 	c.Set(fiber.HeaderContentType, "text/event-stream")
 	c.Set("X-Accel-Buffering", "no")
 	if c.Method() == fiber.MethodHead {

@@ -12,6 +12,8 @@
 package live
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"strconv"
 	"sync"
 )
@@ -28,6 +30,8 @@ type Broker interface {
 type Event struct {
 	Version int
 	Data    []byte
+	// id is ID, worked out once by Recent.Event.
+	id string
 	// Delta, when set, is what changed since an earlier event of the
 	// table: a stream whose client has exactly that event's table may
 	// send it instead of the whole table.
@@ -74,13 +78,38 @@ func (v *Variants) Get(kind string) *Event {
 }
 
 // Frame returns the event as an event stream sends it: a Server-Sent
-// Events "table" event whose id is the version and whose data is the JSON
-// (one line: JSON from encoding/json holds no raw newline).
+// Events "table" event whose id is ID and whose data is the JSON (one
+// line: JSON from encoding/json holds no raw newline).
 func (ev Event) Frame() []byte {
 	if ev.frame != nil {
 		return ev.frame
 	}
-	return appendFrame(ev.Version, "table", ev.Data)
+	return appendFrame(ev.ID(), "table", ev.Data)
+}
+
+// ID returns the event id of the event: the version, a dot and a hash of
+// the table JSON (eventID).
+func (ev Event) ID() string {
+	if ev.id != "" {
+		return ev.id
+	}
+	return eventID(ev.Version, ev.Data)
+}
+
+// eventID is the event id of the table JSON data at version: the
+// version, a dot and 16 hex digits of the data's SHA-256. It names the
+// table JSON a client holds, not only its version: a change that leaves
+// the version alone (a seat's sync state) has an id of its own, and so
+// does the same table in another language, or another table at the same
+// version (the JSON holds the table's code). A client that resumes with
+// it (Last-Event-ID) is sent the table at once unless it is exactly the
+// table it has. The version in front keeps ids readable in a log.
+func eventID(version int, data []byte) string {
+	sum := sha256.Sum256(data)
+	id := make([]byte, 0, 20+1+16)
+	id = strconv.AppendInt(id, int64(version), 10)
+	id = append(id, '.')
+	return string(hex.AppendEncode(id, sum[:8]))
 }
 
 // Delta is what changed between two events of a table. It is worked out
@@ -88,36 +117,39 @@ func (ev Event) Frame() []byte {
 // stream follows with deltas never pays for it.
 type Delta struct {
 	// Base is the Data of the event the delta starts from.
-	Base    []byte
-	version int
-	once    sync.Once
-	build   func() []byte
-	frame   []byte
+	Base []byte
+	// id is the id of the event the delta leads to.
+	id    string
+	once  sync.Once
+	build func() []byte
+	frame []byte
 }
 
 // NewDelta returns the delta from the event whose Data is base to the
-// event at version; build works out its JSON, or nil when the whole table
-// is as good.
-func NewDelta(base []byte, version int, build func() []byte) *Delta {
-	return &Delta{Base: base, version: version, build: build}
+// event to; build works out its JSON, or nil when the whole table is as
+// good.
+func NewDelta(base []byte, to Event, build func() []byte) *Delta {
+	return &Delta{Base: base, id: to.ID(), build: build}
 }
 
 // Frame returns the delta as an event stream sends it: a "delta" event
-// whose id is the version; nil when there is no delta worth sending.
+// whose id is that of the event it leads to, since the client then holds
+// that event's table, and resumes with its id; nil when there is no delta
+// worth sending.
 func (d *Delta) Frame() []byte {
 	d.once.Do(func() {
 		if data := d.build(); data != nil {
-			d.frame = appendFrame(d.version, "delta", data)
+			d.frame = appendFrame(d.id, "delta", data)
 		}
 		d.build = nil
 	})
 	return d.frame
 }
 
-func appendFrame(version int, name string, data []byte) []byte {
-	frame := make([]byte, 0, len(data)+40)
+func appendFrame(id, name string, data []byte) []byte {
+	frame := make([]byte, 0, len(data)+len(id)+30)
 	frame = append(frame, "id: "...)
-	frame = strconv.AppendInt(frame, int64(version), 10)
+	frame = append(frame, id...)
 	frame = append(frame, "\nevent: "...)
 	frame = append(frame, name...)
 	frame = append(frame, "\ndata: "...)

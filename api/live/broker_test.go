@@ -1,6 +1,7 @@
 package live
 
 import (
+	"regexp"
 	"testing"
 	"time"
 )
@@ -48,11 +49,38 @@ func TestMemoryBroker(t *testing.T) {
 	}
 }
 
+// TestEventID: an event id is the version, a dot and 16 hex digits that
+// name the table JSON: one for the same JSON, another for other JSON at
+// the same version (a seat's sync state, another language, another
+// table).
+func TestEventID(t *testing.T) {
+	abc := []byte(`{"code":"ABC234","version":3,"sync":"saved"}`)
+	id := Event{Version: 3, Data: abc}.ID()
+	if !regexp.MustCompile(`^3\.[0-9a-f]{16}$`).MatchString(id) {
+		t.Fatalf("ID() = %q, want 3.<16 hex digits>", id)
+	}
+	if again := (Event{Version: 3, Data: []byte(string(abc))}).ID(); again != id {
+		t.Errorf("the same JSON has ids %q and %q", id, again)
+	}
+	if recent := NewRecent().Event("ABC234", 3, abc, nil); recent.ID() != id {
+		t.Errorf("Recent.Event's id %q, want %q", recent.ID(), id)
+	}
+	for name, data := range map[string]string{
+		"a sync change":  `{"code":"ABC234","version":3,"sync":"unsent"}`,
+		"another table":  `{"code":"XYZ789","version":3,"sync":"saved"}`,
+		"another format": `{"code": "ABC234", "version": 3, "sync": "saved"}`,
+	} {
+		if other := (Event{Version: 3, Data: []byte(data)}).ID(); other == id {
+			t.Errorf("%s: the id %q of other JSON", name, other)
+		}
+	}
+}
+
 // TestEventFrame: the frame is the Server-Sent Events block a stream
 // sends, and Publish builds it once for every subscriber.
 func TestEventFrame(t *testing.T) {
 	ev := Event{Version: 12, Data: []byte(`{"code": "ABC234"}`)}
-	want := "id: 12\nevent: table\ndata: {\"code\": \"ABC234\"}\n\n"
+	want := "id: " + eventID(12, ev.Data) + "\nevent: table\ndata: {\"code\": \"ABC234\"}\n\n"
 	if got := string(ev.Frame()); got != want {
 		t.Errorf("Frame() = %q, want %q", got, want)
 	}
@@ -71,15 +99,16 @@ func TestEventFrame(t *testing.T) {
 }
 
 // TestDeltaFrame: a delta is worked out once, when a stream first asks,
-// and framed as a "delta" event at the new version; none worth sending
-// gives no frame.
+// and framed as a "delta" event with the id of the table it leads to;
+// none worth sending gives no frame.
 func TestDeltaFrame(t *testing.T) {
 	built := 0
-	d := NewDelta([]byte(`{"version":1}`), 2, func() []byte { built++; return []byte(`{"from":1}`) })
+	to := Event{Version: 2, Data: []byte(`{"version":2}`)}
+	d := NewDelta([]byte(`{"version":1}`), to, func() []byte { built++; return []byte(`{"from":1}`) })
 	if built != 0 {
 		t.Fatal("the delta was built before anyone asked")
 	}
-	want := "id: 2\nevent: delta\ndata: {\"from\":1}\n\n"
+	want := "id: " + to.ID() + "\nevent: delta\ndata: {\"from\":1}\n\n"
 	for range 3 {
 		if got := string(d.Frame()); got != want {
 			t.Errorf("Frame() = %q, want %q", got, want)
@@ -88,7 +117,7 @@ func TestDeltaFrame(t *testing.T) {
 	if built != 1 {
 		t.Errorf("built %d times, want once", built)
 	}
-	if f := NewDelta(nil, 3, func() []byte { return nil }).Frame(); f != nil {
+	if f := NewDelta(nil, Event{Version: 3}, func() []byte { return nil }).Frame(); f != nil {
 		t.Errorf("a delta not worth sending framed as %q", f)
 	}
 }

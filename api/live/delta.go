@@ -19,8 +19,10 @@ import (
 // The server sends a delta only to a stream that sent exactly the table
 // the delta starts from, and only when it is at most half the table; every
 // other change, and every stream that did not ask, gets the whole table as
-// before. A client applies a delta only to the table at "from", and reads
-// the table whole on any gap.
+// before. A delta's event id is that of the whole table it leads to, so a
+// client that resumes after it is known to hold that table. A client
+// applies a delta only to the table at "from", and reads the table whole
+// on any gap.
 
 // recentTablesMax bounds how many tables' last events are remembered to
 // build deltas from (about 10 KB each, and the parse of a followed one
@@ -77,7 +79,9 @@ func (r *Recent) Event(code string, version int, data []byte, inLang func(lang s
 // event builds the event of the table JSON data of key at version, and
 // the delta from the table's last event.
 func (r *Recent) event(key string, version int, data []byte) Event {
-	ev := Event{Version: version, Data: data}
+	// The id is worked out here, once for the event's frame and its
+	// delta's.
+	ev := Event{Version: version, Data: data, id: eventID(version, data)}
 	next := &tableJSON{version: version, data: data}
 	r.mu.Lock()
 	prev := r.last[key]
@@ -94,7 +98,7 @@ func (r *Recent) event(key string, version int, data []byte) Event {
 	// A change published out of order (an older version after a newer
 	// one) has no delta; streams skip it anyway.
 	if prev != nil && prev.version <= next.version {
-		ev.Delta = NewDelta(prev.data, next.version, func() []byte {
+		ev.Delta = NewDelta(prev.data, ev, func() []byte {
 			d, err := tableDelta(prev, next)
 			if err != nil || 2*len(d) > len(data) {
 				return nil

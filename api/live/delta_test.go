@@ -68,13 +68,16 @@ func TestDeltaData(t *testing.T) {
 func TestRecentEvent(t *testing.T) {
 	r := NewRecent()
 	built := map[string]int{}
+	german := func(v int) []byte {
+		return []byte(`{"version":` + strconv.Itoa(v) + `,"title":"Tisch","pad":"` + strings.Repeat("x", 200) + `"}`)
+	}
 	inLang := func(v int) func(string) ([]byte, bool) {
 		return func(lang string) ([]byte, bool) {
 			built[lang]++
 			if lang != "de" {
 				return nil, false
 			}
-			return []byte(`{"version":` + strconv.Itoa(v) + `,"title":"Tisch","pad":"` + strings.Repeat("x", 200) + `"}`), true
+			return german(v), true
 		}
 	}
 	table := func(v int) []byte {
@@ -91,7 +94,7 @@ func TestRecentEvent(t *testing.T) {
 	if second.Delta == nil || string(second.Delta.Base) != string(table(1)) {
 		t.Fatal("the second event has no delta from the first")
 	}
-	if got, want := string(second.Delta.Frame()), "id: 2\nevent: delta\ndata: "+
+	if got, want := string(second.Delta.Frame()), "id: "+eventID(2, table(2))+"\nevent: delta\ndata: "+
 		`{"from":1,"version":2,"patch":[{"op":"replace","path":"/version","value":2}]}`+"\n\n"; got != want {
 		t.Errorf("delta frame %q, want %q", got, want)
 	}
@@ -102,6 +105,11 @@ func TestRecentEvent(t *testing.T) {
 		de := inLanguage(&second, "de")
 		if de.Delta == nil || !strings.Contains(string(de.Delta.Base), "Tisch") {
 			t.Fatalf("the German variant's delta starts from %q, want the German table", de.Delta.Base)
+		}
+		// Its id names the German table it leads to, as the German
+		// table's own event does.
+		if id := de.ID(); id != eventID(2, german(2)) || !strings.Contains(string(de.Delta.Frame()), "id: "+id+"\n") || id == second.ID() {
+			t.Fatalf("the German variant's id %q and delta %q, want the id of the German table", id, de.Delta.Frame())
 		}
 		if fr := inLanguage(&second, "fr"); fr != &second {
 			t.Error("a language with no table of its own did not get the event itself")

@@ -104,15 +104,20 @@ func newStream(o StreamOptions) *Stream {
 }
 
 // Begin tells the stream the table as the client is to have it first:
-// its JSON at version. Changes up to it are skipped; the table itself is
-// sent first unless the client resumed (Last-Event-ID) at version or
-// later. lastEventID is -1 for a client that did not resume.
-func (st *Stream) Begin(version int, table []byte, lastEventID int) {
+// its JSON at version, in the stream's language. Changes up to it are
+// skipped, but for one at the same version with other JSON. The table
+// itself is sent first unless the client resumed with its event id: the
+// client's Last-Event-ID, "" for a client that did not resume. An id
+// names one table JSON (eventID), so one of an earlier state at the same
+// version, of the table in another language or of another table gets the
+// table at once, and so does an id that is a bare version (the ids before
+// they named the JSON). lastEventID is not kept.
+func (st *Stream) Begin(version int, table []byte, lastEventID string) {
 	st.mu.Lock()
 	st.last, st.sent = version, table
 	st.mu.Unlock()
-	if version > lastEventID {
-		st.first = Event{Version: version, Data: table}.Frame()
+	if id := eventID(version, table); id != lastEventID {
+		st.first = appendFrame(id, "table", table)
 	}
 }
 

@@ -19,7 +19,7 @@ func TestStreamOverPipe(t *testing.T) {
 	t.Cleanup(broker.Close)
 	hs := NewHubs(broker)
 	st := hs.Join("ABC234", StreamOptions{Heartbeat: time.Hour, WriteWait: eventWait})
-	st.Begin(1, []byte(`{"version":1}`), 1)
+	st.Begin(1, []byte(`{"version":1}`), eventID(1, []byte(`{"version":1}`)))
 	server, client := net.Pipe()
 	t.Cleanup(func() { server.Close(); client.Close() })
 	done := make(chan struct{})
@@ -50,7 +50,7 @@ func TestStreamOverPipe(t *testing.T) {
 	}
 	broker.Publish("ABC234", Event{Version: 1, Data: []byte(`{"version":1}`)}) // the client has it
 	broker.Publish("ABC234", Event{Version: 2, Data: []byte(`{"version":2}`)})
-	if b := next(); b != "id: 2\nevent: table\ndata: {\"version\":2}" {
+	if b := next(); b != "id: "+eventID(2, []byte(`{"version":2}`))+"\nevent: table\ndata: {\"version\":2}" {
 		t.Fatalf("block %q, want the table at 2", b)
 	}
 	broker.Close()
@@ -104,5 +104,39 @@ func TestStreamLeavesItsConnection(t *testing.T) {
 	defer conn.mu.Unlock()
 	if conn.touched {
 		t.Error("ending a stream whose goroutine returned set a deadline on the connection handed back")
+	}
+}
+
+// TestStreamBegin: a stream sends the table first unless the client
+// resumed with the id of exactly that table JSON.
+func TestStreamBegin(t *testing.T) {
+	table := []byte(`{"code":"ABC234","version":4,"sync":"unsent"}`)
+	for _, tt := range []struct {
+		name, lastID string
+		first        bool
+	}{
+		{"a new client", "", true},
+		{"the id of this table", eventID(4, table), false},
+		{"the table before a sync change", eventID(4, []byte(`{"code":"ABC234","version":4,"sync":"saved"}`)), true},
+		{"another table at the version", eventID(4, []byte(`{"code":"XYZ789","version":4,"sync":"unsent"}`)), true},
+		{"this table's JSON at another version", eventID(3, table), true},
+		{"a bare version", "4", true},
+		{"a version ahead", "99", true},
+		{"garbled", "yesterday", true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			st := newStream(StreamOptions{})
+			st.Begin(4, table, tt.lastID)
+			want := []byte(nil)
+			if tt.first {
+				want = Event{Version: 4, Data: table}.Frame()
+			}
+			if !bytes.Equal(st.first, want) {
+				t.Errorf("first frame %q, want %q", st.first, want)
+			}
+			if st.last != 4 || !bytes.Equal(st.sent, table) {
+				t.Errorf("the stream holds version %d %s, want 4 and the table", st.last, st.sent)
+			}
+		})
 	}
 }
