@@ -231,8 +231,8 @@ func nextEvent(t *testing.T, ch <-chan sseBlock) sseBlock {
 // TestEventsDeltas: a stream opened with ?deltas=1 gets a board save on a
 // big table as a "delta" event, which turns the table it has into the
 // table as saved; a stream without gets the whole table, as always. A
-// phone's sync state comes as a delta at the same id. A stream resumed
-// with Last-Event-ID of the current version goes on with deltas; one
+// phone's sync state comes as a delta at the same version. A stream
+// resumed with Last-Event-ID of the current table goes on with deltas; one
 // resumed from an older version first gets the whole table.
 func TestEventsDeltas(t *testing.T) {
 	_, base := serveLive(t, Config{})
@@ -244,18 +244,19 @@ func TestEventsDeltas(t *testing.T) {
 	get := func() []byte { return mustHTTP(t, "GET", base+"/api/v1/tables/"+ct.Code, "", nil, 200).body }
 	nextTable(t, whole)
 	first := nextEvent(t, deltas)
-	if first.event != "table" || first.id != "5" {
+	if first.event != "table" || idVersion(first.id) != "5" {
 		t.Fatalf("first event %q id %s, want the whole table at 5", first.event, first.id)
 	}
 	have := []byte(first.data)
 
-	// want reads the stream's next event: name, at id, and the table it
-	// gives equals the table as the server has it now.
-	want := func(what, name, id string) {
+	// want reads the stream's next event: name, at version, and the table
+	// it gives equals the table as the server has it now; it returns the
+	// event's id.
+	want := func(what, name, version string) string {
 		t.Helper()
 		ev := nextEvent(t, deltas)
-		if ev.event != name || ev.id != id {
-			t.Fatalf("%s: event %q id %s, want %q id %s", what, ev.event, ev.id, name, id)
+		if ev.event != name || idVersion(ev.id) != version {
+			t.Fatalf("%s: event %q id %s, want %q at %s", what, ev.event, ev.id, name, version)
 		}
 		if name == "delta" {
 			if 2*len(ev.data) > len(have) {
@@ -266,31 +267,32 @@ func TestEventsDeltas(t *testing.T) {
 			have = []byte(ev.data)
 		}
 		sameJSON(t, what+": the table after the event", have, get())
+		return ev.id
 	}
 
 	mustHTTP(t, "PUT", base+boardPath(ct.Code, 2), board(2, 17), host, 200)
 	want("a board saved", "delta", "6")
-	if id, v := nextTable(t, whole); id != "6" || v.Version != 6 {
+	if id, v := nextTable(t, whole); idVersion(id) != "6" || v.Version != 6 {
 		t.Fatalf("the stream without deltas: event id %s version %d, want the whole table at 6", id, v.Version)
 	}
 	mustHTTP(t, "PUT", base+"/api/v1/tables/"+ct.Code+"/seats/1/sync", `{"unsent": 3, "unsentSeconds": 4}`, host, 200)
-	want("a phone's sync state", "delta", "6")
+	at6 := want("a phone's sync state", "delta", "6")
 	mustHTTP(t, "PUT", base+boardPath(ct.Code, 0), board(0, 21), host, 200)
-	want("another board", "delta", "7")
+	at7 := want("another board", "delta", "7")
 
 	// A phone back after a drop resumes where it was.
-	resumed := openEventsAt(t, events+"?deltas=1", "7")
-	behind := openEventsAt(t, events+"?deltas=1", "6")
+	resumed := openEventsAt(t, events+"?deltas=1", at7)
+	behind := openEventsAt(t, events+"?deltas=1", at6)
 	wantRetry(t, resumed)
 	wantRetry(t, behind)
-	if ev := nextEvent(t, behind); ev.event != "table" || ev.id != "7" {
+	if ev := nextEvent(t, behind); ev.event != "table" || ev.id != at7 {
 		t.Fatalf("resumed from 6: event %q id %s, want the whole table at 7", ev.event, ev.id)
 	}
 	mustHTTP(t, "PUT", base+boardPath(ct.Code, 3), board(3, 5), host, 200)
 	want("a board saved while others resumed", "delta", "8")
 	for name, ch := range map[string]<-chan sseBlock{"resumed from 7": resumed, "resumed from 6": behind} {
 		ev := nextEvent(t, ch)
-		if ev.event != "delta" || ev.id != "8" {
+		if ev.event != "delta" || idVersion(ev.id) != "8" {
 			t.Errorf("%s: event %q id %s, want a delta at 8", name, ev.event, ev.id)
 			continue
 		}
@@ -329,7 +331,7 @@ func TestEventsDeltasAcrossReplicas(t *testing.T) {
 	events := openEventsAt(t, two+"/api/v1/tables/"+ct.Code+"/events?deltas=1", "")
 	wantRetry(t, events)
 	first := nextEvent(t, events)
-	if first.event != "table" || first.id != "5" {
+	if first.event != "table" || idVersion(first.id) != "5" {
 		t.Fatalf("first event %q id %s, want the table at 5", first.event, first.id)
 	}
 	have := []byte(first.data)
@@ -341,7 +343,7 @@ func TestEventsDeltasAcrossReplicas(t *testing.T) {
 		if i == 0 && ev.event == "delta" {
 			want = "delta"
 		}
-		if id := strconv.Itoa(6 + i); ev.event != want || ev.id != id {
+		if id := strconv.Itoa(6 + i); ev.event != want || idVersion(ev.id) != id {
 			t.Fatalf("change %d on the other replica: event %q id %s, want %q id %s", i+1, ev.event, ev.id, want, id)
 		}
 		if ev.event == "delta" {

@@ -267,9 +267,10 @@ func (r *fanReader) blocks(c *fanConn, now time.Time) {
 		if !bytes.HasPrefix(block, idLine) {
 			continue // retry, heartbeats
 		}
-		// id: N \n event: E \n data: {...} \n
+		// id: N.hash \n event: E \n data: {...} \n
 		nl := bytes.IndexByte(block, '\n')
-		v, err := strconv.Atoi(string(block[len(idLine):nl]))
+		version, _, _ := bytes.Cut(block[len(idLine):nl], []byte("."))
+		v, err := strconv.Atoi(string(version))
 		rest := block[nl+1:]
 		nl2 := bytes.IndexByte(rest, '\n')
 		name := ""

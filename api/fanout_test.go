@@ -63,7 +63,7 @@ func TestEventsSlowClientIsolated(t *testing.T) {
 	ct, host, board := fullInsectaTable(t, base)
 	good := openEvents(t, base, ct.Code, "")
 	wantRetry(t, good)
-	if id, _ := nextTable(t, good); id != "5" {
+	if id, _ := nextTable(t, good); idVersion(id) != "5" {
 		t.Fatalf("first event id %s, want 5", id)
 	}
 	stuck := stuckStream(t, base, ct.Code)
@@ -73,7 +73,7 @@ func TestEventsSlowClientIsolated(t *testing.T) {
 	// send buffer of 128 KB and a receive buffer of 8 KB).
 	for i := range 20 {
 		mustHTTP(t, "PUT", base+boardPath(ct.Code, i%4), board(i%4, 11+i), host, 200)
-		if id, v := nextTable(t, good); id != strconv.Itoa(6+i) || v.Version != 6+i {
+		if id, v := nextTable(t, good); idVersion(id) != strconv.Itoa(6+i) || v.Version != 6+i {
 			t.Fatalf("change %d: event id %s version %d, want %d", i, id, v.Version, 6+i)
 		}
 	}
@@ -110,7 +110,7 @@ func TestEventsSlowClientIsolated(t *testing.T) {
 	}
 	// The good stream goes on.
 	mustHTTP(t, "PUT", base+boardPath(ct.Code, 0), board(0, 99), host, 200)
-	if id, _ := nextTable(t, good); id != "26" {
+	if id, _ := nextTable(t, good); idVersion(id) != "26" {
 		t.Fatalf("after the stuck stream went: event id %s, want 26", id)
 	}
 }
@@ -178,7 +178,7 @@ func TestEventsManyStreams(t *testing.T) {
 	waitGauge(t, m, n)
 	want := func(i, version int) {
 		t.Helper()
-		if b := nextBlock(t, streams[i].ch); b.event != "table" || b.id != strconv.Itoa(version) {
+		if b := nextBlock(t, streams[i].ch); b.event != "table" || idVersion(b.id) != strconv.Itoa(version) {
 			t.Fatalf("stream %d: event %q id %s, want the table at %d", i, b.event, b.id, version)
 		}
 	}

@@ -122,7 +122,7 @@ func TestEventsInLanguages(t *testing.T) {
 	en := openEventsAt(t, url, "", map[string]string{"Accept-Language": "en-US"})
 	for _, ch := range []<-chan sseBlock{de, deDeltas, en} {
 		wantRetry(t, ch)
-		if id, v := nextTable(t, ch); id != "1" || v.Standings == nil || v.Standings.Results[0].Breakdown[0].Key != "guests" {
+		if id, v := nextTable(t, ch); idVersion(id) != "1" || v.Standings == nil || v.Standings.Results[0].Breakdown[0].Key != "guests" {
 			t.Fatalf("first event %s: %+v", id, v)
 		}
 	}
@@ -134,22 +134,22 @@ func TestEventsInLanguages(t *testing.T) {
 		want string
 	}{{"de", de, "Gäste"}, {"de with deltas", deDeltas, "Gäste"}, {"en", en, "Guests"}} {
 		id, v := nextTable(t, tt.ch)
-		if id != "2" || v.Standings.Results[0].Total != 3 || label(v) != tt.want {
+		if idVersion(id) != "2" || v.Standings.Results[0].Total != 3 || label(v) != tt.want {
 			t.Errorf("%s: event %s, total %d, label %q; want 2, 3, %q", tt.name, id, v.Standings.Results[0].Total, label(v), tt.want)
 		}
 	}
 	// A second change: the German stream with deltas gets a delta
 	// between German tables, never the English one's.
 	mustHTTP(t, "PUT", base+boardPath(ct.Code, 1), hotelJSON("green", "bee:1", "ant:1", "fly:1"), host, 200)
-	if id, v := nextTable(t, de); id != "3" || v.Standings.Results[1].Breakdown[0].Label != "Gäste" {
+	if id, v := nextTable(t, de); idVersion(id) != "3" || v.Standings.Results[1].Breakdown[0].Label != "Gäste" {
 		t.Errorf("de: event %s, standings %+v", id, v.Standings)
 	}
-	if id, v := nextTable(t, en); id != "3" || v.Standings.Results[1].Breakdown[0].Label != "Guests" {
+	if id, v := nextTable(t, en); idVersion(id) != "3" || v.Standings.Results[1].Breakdown[0].Label != "Guests" {
 		t.Errorf("en: event %s, standings %+v", id, v.Standings)
 	}
 	// The change is small: a delta from the German table it had.
 	b := nextBlock(t, deDeltas)
-	if b.id != "3" || b.event != "delta" || strings.Contains(b.data, "Guests") || !strings.Contains(b.data, `"from":2`) {
+	if idVersion(b.id) != "3" || b.event != "delta" || strings.Contains(b.data, "Guests") || !strings.Contains(b.data, `"from":2`) {
 		t.Errorf("de with deltas: event %s %s: %s", b.event, b.id, b.data)
 	}
 }

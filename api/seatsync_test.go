@@ -155,24 +155,24 @@ func TestSeatSyncEvents(t *testing.T) {
 	host := bearer(ct.HostToken)
 	events := openEvents(t, base, ct.Code, "")
 	wantRetry(t, events)
-	if id, v := nextTable(t, events); id != "1" || v.Seats[1].Sync.State != models.SyncSaved {
+	if id, v := nextTable(t, events); idVersion(id) != "1" || v.Seats[1].Sync.State != models.SyncSaved {
 		t.Fatalf("first event id %s: %+v", id, v.Seats)
 	}
 
 	mustHTTP(t, "PUT", base+syncPath(ct.Code, 1), `{"unsent": 1, "unsentSeconds": 3}`, host, 200)
 	id, v := nextTable(t, events)
-	if id != "1" || v.Version != 1 || v.Seats[1].Sync.State != models.SyncUnsent || v.Seats[1].Sync.Unsent != 1 {
+	if idVersion(id) != "1" || v.Version != 1 || v.Seats[1].Sync.State != models.SyncUnsent || v.Seats[1].Sync.Unsent != 1 {
 		t.Fatalf("after the report: event id %s, version %d, Ben %+v; want version 1, unsent", id, v.Version, v.Seats[1].Sync)
 	}
 	// More edits on a phone already unsent: no event. The next one the
 	// stream gets is the board's.
 	mustHTTP(t, "PUT", base+syncPath(ct.Code, 1), `{"unsent": 2, "unsentSeconds": 4}`, host, 200)
 	mustHTTP(t, "PUT", base+boardPath(ct.Code, 0), `{"track": 3}`, host, 200)
-	if id, v = nextTable(t, events); id != "2" || v.Seats[1].Sync.Unsent != 2 {
+	if id, v = nextTable(t, events); idVersion(id) != "2" || v.Seats[1].Sync.Unsent != 2 {
 		t.Fatalf("after the board: event id %s, Ben %+v; want 2 with 2 unsent", id, v.Seats[1].Sync)
 	}
 	mustHTTP(t, "PUT", base+syncPath(ct.Code, 1), `{"unsent": 0}`, host, 200)
-	if id, v = nextTable(t, events); id != "2" || v.Seats[1].Sync.State != models.SyncSaved {
+	if id, v = nextTable(t, events); idVersion(id) != "2" || v.Seats[1].Sync.State != models.SyncSaved {
 		t.Fatalf("after everything was sent: event id %s, Ben %+v; want 2, saved", id, v.Seats[1].Sync)
 	}
 	// A phone gone quiet becomes silent by the clock, with no event; its
@@ -183,7 +183,7 @@ func TestSeatSyncEvents(t *testing.T) {
 	}
 	clk.Advance(time.Minute)
 	mustHTTP(t, "PUT", base+syncPath(ct.Code, 0), `{"unsent": 1, "unsentSeconds": 60}`, host, 200)
-	if id, v = nextTable(t, events); id != "2" || v.Seats[0].Sync.State != models.SyncUnsent || !v.Seats[0].Sync.LastSeenAt.Equal(clk.Now()) {
+	if id, v = nextTable(t, events); idVersion(id) != "2" || v.Seats[0].Sync.State != models.SyncUnsent || !v.Seats[0].Sync.LastSeenAt.Equal(clk.Now()) {
 		t.Fatalf("after a quiet minute: event id %s, Ana %+v; want 2, unsent, seen now", id, v.Seats[0].Sync)
 	}
 }

@@ -66,7 +66,7 @@ func TestPutBoard(t *testing.T) {
 		}{
 			"wrong token":  {BoardPut{Code: tb.Code, Token: "nope", Seat: 0, Board: json.RawMessage(`{}`)}, errToken},
 			"other seat":   {BoardPut{Code: tb.Code, Token: ben, Seat: 0, Board: json.RawMessage(`{}`)}, errDenied},
-			"no table":     {BoardPut{Code: "ZZZZZZ", Token: host, Seat: 0, Board: json.RawMessage(`{}`)}, ErrNotFound},
+			"no table":     {BoardPut{Code: "ZZZZZZ", Token: host, Seat: 0, Board: json.RawMessage(`{}`)}, errToken},
 			"no seat":      {BoardPut{Code: tb.Code, Token: host, Seat: 7, Board: json.RawMessage(`{}`)}, ErrNotFound},
 			"stale":        {BoardPut{Code: tb.Code, Token: host, Seat: 0, Board: json.RawMessage(`{}`), IfVersion: &stale}, &VersionError{}},
 			"stale, other": {BoardPut{Code: tb.Code, Token: ben, Seat: 0, Board: json.RawMessage(`{}`), IfVersion: &stale}, errDenied},

@@ -130,7 +130,7 @@ func TestReportSync(t *testing.T) {
 		_, err = report(host, 5, 1)
 		wantErr(t, "no such seat", err, ErrNotFound)
 		_, _, err = s.ReportSync(ctx, SyncReport{Code: "ZZZZZZ", Token: host, Seat: 0, Unsent: 1, Since: since}, nil)
-		wantErr(t, "unknown table", err, ErrNotFound)
+		wantErr(t, "unknown table", err, errToken)
 		_, err = report("", 0, 1)
 		wantErr(t, "no token", err, errToken)
 		_, err = report(tokens[0], 1, 1)

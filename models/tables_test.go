@@ -399,7 +399,7 @@ func TestAuthorize(t *testing.T) {
 			{"another table's host", tbl.Code, otherHost, none, nil},
 			{"another table's seat", tbl.Code, otherSeat, none, nil},
 			{"the stored hash as token", tbl.Code, hashToken(host), none, nil},
-			{"unknown table", "ZZZZZZ", host, none, ErrNotFound},
+			{"unknown table: as a stranger's token", "ZZZZZZ", host, none, errToken},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
@@ -464,7 +464,7 @@ func TestPutBoardVersions(t *testing.T) {
 			{name: "lower-case code", code: strings.ToLower(tbl.Code), seat: 1, board: ` {"supply": 4} `, wantVersion: 4},
 			{name: "null clears", code: tbl.Code, seat: 0, board: `null`, wantVersion: 5},
 			{name: "no such seat", code: tbl.Code, seat: 5, board: `{}`, wantErr: ErrNotFound},
-			{name: "unknown table", code: "ZZZZZZ", seat: 0, board: `{}`, wantErr: ErrNotFound},
+			{name: "unknown table", code: "ZZZZZZ", seat: 0, board: `{}`, wantErr: errToken},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
@@ -637,9 +637,9 @@ func TestAddAndUndoMoves(t *testing.T) {
 		_, err = s.ReadTable(ctx, "ZZZZZZ")
 		wantErr(t, "ReadTable of an unknown table", err, ErrNotFound)
 		_, _, err = s.AddMove(ctx, "ZZZZZZ", host, draw("bee"), nil, nil)
-		wantErr(t, "AddMove to an unknown table", err, ErrNotFound)
+		wantErr(t, "AddMove to an unknown table", err, errToken)
 		_, _, err = s.UndoMove(ctx, "ZZZZZZ", host, nil, nil)
-		wantErr(t, "UndoMove of an unknown table", err, ErrNotFound)
+		wantErr(t, "UndoMove of an unknown table", err, errToken)
 		if got := moves(); len(got) != 0 {
 			t.Errorf("refused moves left %v", got)
 		}
@@ -696,7 +696,7 @@ func TestFinish(t *testing.T) {
 		_, _, err = s.Finish(ctx, tbl.Code, ben, false, nil)
 		wantErr(t, "a seat's token", err, errDenied)
 		_, _, err = s.Finish(ctx, "ZZZZZZ", host, false, nil)
-		wantErr(t, "unknown table", err, ErrNotFound)
+		wantErr(t, "unknown table", err, errToken)
 		if got, _ := s.FindTableByCode(ctx, tbl.Code); got.Status != StatusOpen || got.Version != 5 {
 			t.Errorf("refused finishes left %s at version %d, want open at 5", got.Status, got.Version)
 		}

@@ -146,8 +146,9 @@ func TestBrowserTableLiveDeltas(t *testing.T) {
 	}
 	after := getTable(t, srv.base, code)
 	gap := fmt.Sprintf(`{"from":%d,"version":%d,"patch":[]}`, at.Version-1, at.Version+1)
-	srv.broker.Publish(code, live.Event{Version: at.Version + 1, Data: after,
-		Delta: live.NewDelta(before, at.Version+1, func() []byte { return []byte(gap) })})
+	ev := live.Event{Version: at.Version + 1, Data: after}
+	ev.Delta = live.NewDelta(before, ev, func() []byte { return []byte(gap) })
+	srv.broker.Publish(code, ev)
 	showsServer()
 	if got := watch.count(watch.reads, tablePath); got <= reads {
 		t.Errorf("the page read the table %d times after a delta with a gap, want it read again", got-reads)

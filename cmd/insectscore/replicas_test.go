@@ -56,7 +56,9 @@ func TestServeReplicasOnPostgres(t *testing.T) {
 		lines := bufio.NewScanner(stream.Body)
 		for lines.Scan() {
 			if id, ok := strings.CutPrefix(lines.Text(), "id: "); ok {
-				versions <- id
+				// An event id is the version, a dot and a hash of the table.
+				version, _, _ := strings.Cut(id, ".")
+				versions <- version
 			}
 		}
 		close(versions)
