@@ -73,11 +73,6 @@ func benchFanout(b *testing.B, query string) {
 	app, _ := newTestAppWith(b, Config{Broker: broker, MaxStreamsPerClient: streams + 1, MaxStreams: streams + 1})
 	base := serve(b, app)
 	b.Cleanup(broker.Close)
-	// The app's files are compressed in the background after start-up:
-	// wait, so that does not share the cores with the measured changes.
-	if a, err := loadAssets(); err == nil {
-		<-a.compressed
-	}
 
 	// The rulebook example's larger board at each seat, each player with
 	// their own researcher: a table of about 11 KB, standings included.

@@ -2,26 +2,27 @@ package api
 
 import (
 	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html"
+	"io"
 	"io/fs"
 	"mime"
 	"path"
+	"runtime/debug"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 
-	"github.com/andybalholm/brotli"
 	"github.com/gofiber/fiber/v2"
 
 	"insectscore/pwa"
+	"insectscore/pwa/precompress"
 )
 
 // assets is the embedded PWA, prepared once at start-up. Files under
@@ -38,46 +39,65 @@ type assets struct {
 	// draws its first screen without fetching a catalog.
 	pages map[string]*asset
 	files map[string]*asset
-	// compressed is closed once every compressible file has its forms.
-	compressed chan struct{}
 }
 
-// asset is one file and, once compressed in the background, its
-// compressed forms.
+// asset is one file as served: as it is and, where that coding pays,
+// its brotli and gzip forms (nil where not, or, for a file under assets/,
+// where none was made from it as it is: edited since go generate).
 type asset struct {
-	raw []byte
-	// packed holds the brotli and gzip forms once made; until then (and
-	// for files compressing does not pay for, as PNG) the file goes as it is.
-	packed atomic.Pointer[packed]
-	// compressible says the file is worth compressing (so answers vary by
-	// Accept-Encoding, even before its forms are ready).
-	compressible bool
+	raw, br, gz *body
 }
 
-// packed is a file's compressed forms; nil where that coding does not pay.
-type packed struct {
-	br, gz []byte
+// body is the bytes of one form of a file: held, for what the server
+// writes itself, or embedded in the binary, read from there as it is sent
+// rather than copied into the heap at start (the engine alone is 3.96 MB,
+// and 1.9 MB of forms).
+type body struct {
+	b []byte
+	// fsys and name say where an embedded body is, size how long.
+	fsys fs.FS
+	name string
+	size int
+}
+
+// embedded is the body of the file name in fsys; nil if name is "".
+func embedded(fsys fs.FS, name string) (*body, error) {
+	if name == "" {
+		return nil, nil
+	}
+	info, err := fs.Stat(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	return &body{fsys: fsys, name: name, size: int(info.Size())}, nil
+}
+
+// send makes b the answer's body.
+func (b *body) send(c *fiber.Ctx) error {
+	if b.fsys == nil {
+		return c.Send(b.b)
+	}
+	f, err := b.fsys.Open(b.name)
+	if err != nil {
+		return err
+	}
+	// fasthttp closes it once written.
+	c.Response().SetBodyStream(f, b.size)
+	return nil
 }
 
 var shellFiles = []string{"index.html", "sw.js", "manifest.webmanifest"}
 
-// compressible lists the text types (and the WebAssembly engine, 3.8 MB
-// that brotli takes to 0.9 MB) worth sending compressed.
-var compressible = map[string]bool{
-	".js": true, ".css": true, ".html": true, ".svg": true, ".webmanifest": true,
-	".json": true, ".txt": true, ".wasm": true,
-}
-
 // loadAssets prepares the embedded app once per process: the files never
-// change while it runs. Compressing them costs about a second of CPU (much
-// more under the race detector), so it runs in the background: start-up
-// does not wait for it, and a file goes uncompressed until its forms are
-// ready.
+// change while it runs. The files under assets/ have their forms made at
+// build time (pwa.Compressed), the engine's 0.82 MB of brotli among them,
+// and stay in the binary; only the few small files written here, index.html
+// in each language, sw.js and the manifest, are compressed now (about
+// 0.15 s of CPU, 30 KB of forms), so the first answer is compressed already.
 var loadAssets = sync.OnceValues(buildAssets)
 
 func buildAssets() (*assets, error) {
 	a := &assets{shell: map[string]*asset{}, pages: map[string]*asset{}, files: map[string]*asset{}}
-	h := sha256.New()
 	var names []string
 	err := fs.WalkDir(pwa.Files, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || path.Ext(p) == ".go" {
@@ -90,91 +110,91 @@ func buildAssets() (*assets, error) {
 		return nil, err
 	}
 	sort.Strings(names)
+	// The version hashes each file's path and SHA-256, which also names
+	// the forms made from it.
+	version := sha256.New()
+	buf := make([]byte, 32<<10)
 	for _, p := range names {
-		b, err := fs.ReadFile(pwa.Files, p)
+		sum, err := fileSum(p, buf)
 		if err != nil {
 			return nil, err
 		}
-		h.Write([]byte(p))
-		h.Write(b)
-		if rest, ok := strings.CutPrefix(p, "assets/"); ok {
-			a.files[rest] = &asset{raw: b}
+		version.Write([]byte(p))
+		version.Write(sum[:])
+		rest, ok := strings.CutPrefix(p, "assets/")
+		if !ok {
+			continue
 		}
+		brName, gzName := pwa.Forms(rest, sum)
+		raw, err := embedded(pwa.Files, p)
+		br, brErr := embedded(pwa.Compressed, brName)
+		gz, gzErr := embedded(pwa.Compressed, gzName)
+		if err := errors.Join(err, brErr, gzErr); err != nil {
+			return nil, err
+		}
+		a.files[rest] = &asset{raw: raw, br: br, gz: gz}
 	}
-	a.version = hex.EncodeToString(h.Sum(nil))[:12]
+	a.version = hex.EncodeToString(version.Sum(nil))[:12]
 	for _, name := range shellFiles {
 		b, err := fs.ReadFile(pwa.Files, name)
 		if err != nil {
 			return nil, err
 		}
 		b = bytes.ReplaceAll(b, []byte("/assets/"), []byte("/assets/"+a.version+"/"))
-		a.shell[name] = &asset{raw: bytes.ReplaceAll(b, []byte("__VERSION__"), []byte(a.version))}
+		b = bytes.ReplaceAll(b, []byte("__VERSION__"), []byte(a.version))
+		if name == "index.html" {
+			// Served as the pages made from it, not as it is.
+			a.shell[name] = &asset{raw: held(b)}
+			continue
+		}
+		a.shell[name] = packed(b)
 	}
 	for _, l := range languages {
-		page, err := pageIn(a.shell["index.html"].raw, a.files["i18n/"+l+".json"], l)
+		catalog, err := fs.ReadFile(pwa.Files, "assets/i18n/"+l+".json")
+		if err != nil {
+			return nil, fmt.Errorf("pwa: no catalog for %s: %w", l, err)
+		}
+		page, err := pageIn(a.shell["index.html"].raw.b, catalog, l)
 		if err != nil {
 			return nil, err
 		}
-		a.pages[l] = &asset{raw: page}
+		a.pages[l] = packed(page)
 	}
-	// Small text first, so the first screen's files are soon compressed,
-	// then the engine; one goroutine, so requests keep a core.
-	var queue []*asset
-	var engines []*asset
-	pages := map[string]*asset{}
-	for l, f := range a.pages {
-		pages[l+".html"] = f
-	}
-	for _, m := range []map[string]*asset{pages, a.shell, a.files} {
-		for name, f := range m {
-			if !compressible[path.Ext(name)] {
-				continue
-			}
-			f.compressible = true
-			if path.Ext(name) == ".wasm" {
-				engines = append(engines, f)
-			} else {
-				queue = append(queue, f)
-			}
-		}
-	}
-	a.compressed = make(chan struct{})
-	go func() {
-		defer close(a.compressed)
-		for _, f := range queue {
-			f.compress(false)
-		}
-		for _, f := range engines {
-			f.compress(true)
-		}
-	}()
+	// Brotli's tables for those few forms were about 20 MB of garbage: give
+	// it back now, or an idle server keeps it resident until its next
+	// collection, minutes away.
+	debug.FreeOSMemory()
 	return a, nil
 }
 
-// compress makes the brotli and gzip forms, at the highest quality for
-// text (a few hundred KB in all) and a quicker one for the engine, for
-// which quality 11 takes 13 s of CPU at start for 12% fewer bytes.
-func (f *asset) compress(large bool) {
-	brQuality, gzLevel := brotli.BestCompression, gzip.BestCompression
-	if large {
-		brQuality, gzLevel = 9, gzip.DefaultCompression
+// fileSum is the SHA-256 of an embedded file, read through buf.
+func fileSum(name string, buf []byte) ([sha256.Size]byte, error) {
+	var sum [sha256.Size]byte
+	f, err := pwa.Files.Open(name)
+	if err != nil {
+		return sum, err
 	}
-	var br, gz bytes.Buffer
-	bw := brotli.NewWriterLevel(&br, brQuality)
-	gw, _ := gzip.NewWriterLevel(&gz, gzLevel)
-	// Writes to a bytes.Buffer do not fail.
-	_, _ = bw.Write(f.raw)
-	_ = bw.Close()
-	_, _ = gw.Write(f.raw)
-	_ = gw.Close()
-	var p packed
-	if br.Len() < len(f.raw) {
-		p.br = br.Bytes()
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.CopyBuffer(h, f, buf); err != nil {
+		return sum, err
 	}
-	if gz.Len() < len(f.raw) {
-		p.gz = gz.Bytes()
+	h.Sum(sum[:0])
+	return sum, nil
+}
+
+// packed is a file the server writes itself, with its forms.
+func packed(raw []byte) *asset {
+	br, gz := precompress.Forms(raw)
+	return &asset{raw: held(raw), br: held(br), gz: held(gz)}
+}
+
+// held is the body of b; nil if b is.
+func held(b []byte) *body {
+	if b == nil {
+		return nil
 	}
-	f.packed.Store(&p)
+	return &body{b: b}
 }
 
 // serveApp answers every other GET: the app shell, versioned assets, and
@@ -235,12 +255,9 @@ func pageLanguage(cookie, accept string) string {
 // pageIn writes index.html in a language: <html lang> and the catalog's
 // UI messages ("ui." keys; the game's words come from the server and the
 // engine) as a JSON data block the app reads before it draws.
-func pageIn(page []byte, catalog *asset, lang string) ([]byte, error) {
-	if catalog == nil {
-		return nil, fmt.Errorf("pwa: no catalog for %s", lang)
-	}
+func pageIn(page, catalog []byte, lang string) ([]byte, error) {
 	var all map[string]string
-	if err := json.Unmarshal(catalog.raw, &all); err != nil {
+	if err := json.Unmarshal(catalog, &all); err != nil {
 		return nil, fmt.Errorf("pwa: catalog %s: %w", lang, err)
 	}
 	ui := map[string]string{}
@@ -309,22 +326,20 @@ func sendFile(c *fiber.Ctx, name string, f *asset) error {
 		ctype = "application/octet-stream"
 	}
 	c.Set(fiber.HeaderContentType, ctype)
-	b := f.raw
-	if f.compressible {
-		c.Vary(fiber.HeaderAcceptEncoding)
+	if f.br == nil && f.gz == nil {
+		return f.raw.send(c)
 	}
-	if p := f.packed.Load(); p != nil {
-		accept := c.Get(fiber.HeaderAcceptEncoding)
-		switch {
-		case p.br != nil && accepts(accept, "br"):
-			c.Set(fiber.HeaderContentEncoding, "br")
-			b = p.br
-		case p.gz != nil && accepts(accept, "gzip"):
-			c.Set(fiber.HeaderContentEncoding, "gzip")
-			b = p.gz
-		}
+	c.Vary(fiber.HeaderAcceptEncoding)
+	accept := c.Get(fiber.HeaderAcceptEncoding)
+	switch {
+	case f.br != nil && accepts(accept, "br"):
+		c.Set(fiber.HeaderContentEncoding, "br")
+		return f.br.send(c)
+	case f.gz != nil && accepts(accept, "gzip"):
+		c.Set(fiber.HeaderContentEncoding, "gzip")
+		return f.gz.send(c)
 	}
-	return c.Send(b)
+	return f.raw.send(c)
 }
 
 // accepts reports whether an Accept-Encoding header takes a coding with a
@@ -353,16 +368,4 @@ func accepts(header, coding string) bool {
 		return named > 0
 	}
 	return star > 0
-}
-
-// AssetsCompressed is closed once every embedded file has its compressed
-// forms. Serving never waits for it; what measures the bytes sent does.
-func AssetsCompressed() <-chan struct{} {
-	a, err := loadAssets()
-	if err != nil {
-		c := make(chan struct{})
-		close(c)
-		return c
-	}
-	return a.compressed
 }

@@ -10,8 +10,6 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
-
-	"insectscore/api"
 )
 
 // These tests check what the README's figures rest on, and log the figures
@@ -48,13 +46,6 @@ const (
 // stays within its budget of bytes and requests.
 func TestBrowserFirstLoadWithoutEngine(t *testing.T) {
 	base := startApp(t)
-	// The server compresses its files in the background after start-up:
-	// the budget is for a server that has.
-	select {
-	case <-api.AssetsCompressed():
-	case <-time.After(2 * time.Minute):
-		t.Fatal("the server's files were not compressed within 2 minutes")
-	}
 	b := newBrowser(t, base)
 	b.do(chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS(`a.game-btn`)))
 	b.waitOfflineReady()
