@@ -197,7 +197,8 @@ func New(cfg Config) (*fiber.App, error) {
 	return app, nil
 }
 
-// securityHeaders sets a strict CSP and the usual hardening headers. The
+// securityHeaders sets a strict CSP and the usual hardening headers, and
+// HSTS on answers over https (served so, or so named by a trusted proxy). The
 // PWA has no inline script or style, so 'self' is all it needs;
 // 'wasm-unsafe-eval' lets it compile the rules engine's WebAssembly and
 // still allows no eval of JavaScript.
@@ -211,6 +212,13 @@ func securityHeaders(c *fiber.Ctx) error {
 	c.Set("Cross-Origin-Opener-Policy", "same-origin")
 	c.Set("Cross-Origin-Resource-Policy", "same-origin")
 	c.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+	if c.Protocol() == "https" {
+		// Once a browser has the app over https it never asks for it over
+		// http again, for a year. Not for subdomains: a home domain's other
+		// names may well serve plain http. Browsers ignore it over http,
+		// and for IP addresses.
+		c.Set(fiber.HeaderStrictTransportSecurity, "max-age=31536000")
+	}
 	return c.Next()
 }
 

@@ -49,6 +49,11 @@ type config struct {
 	// MaxStreamsPerClient and MaxStreams cap open event streams; empty
 	// means the api package's defaults (64 and 10,000).
 	MaxStreamsPerClient, MaxStreams string
+	// HTTPS (tls.go): certificates from an ACME CA for TLSDomain, or
+	// the host's own in TLSCert and TLSKey; empty addresses and
+	// directories mean the defaults.
+	TLSDomain, TLSCert, TLSKey, TLSAddr, HTTPAddr string
+	TLSCache, ACMEDirectory, ACMEEmail, ACMECA    string
 }
 
 // env is what a command runs with.
@@ -133,11 +138,20 @@ func flags(name string, cfg *config, getenv func(string) string, stderr io.Write
 	fs.StringVar(&cfg.BaseURL, "base-url", env("INSECTSCORE_BASE_URL", ""), "public origin for join and invite links, e.g. https://scores.example (INSECTSCORE_BASE_URL)")
 	fs.StringVar(&cfg.LogLevel, "log-level", env("INSECTSCORE_LOG_LEVEL", "info"), "debug, info, warn or error (INSECTSCORE_LOG_LEVEL)")
 	if name == "serve" {
-		fs.StringVar(&cfg.Addr, "addr", env("INSECTSCORE_ADDR", ":8080"), "listen address (INSECTSCORE_ADDR)")
+		fs.StringVar(&cfg.Addr, "addr", env("INSECTSCORE_ADDR", defaultAddr), "listen address of plain http, with HTTPS off (INSECTSCORE_ADDR)")
 		fs.StringVar(&cfg.TrustedProxies, "trusted-proxies", env("INSECTSCORE_TRUSTED_PROXIES", ""), "comma-separated IPs or CIDR ranges of reverse proxies whose X-Forwarded-* headers count (INSECTSCORE_TRUSTED_PROXIES)")
 		fs.StringVar(&cfg.MetricsAddr, "metrics-addr", env("INSECTSCORE_METRICS_ADDR", ""), "listen address of the Prometheus metrics at /metrics, e.g. 127.0.0.1:9090; off when empty (INSECTSCORE_METRICS_ADDR)")
 		fs.StringVar(&cfg.MaxStreamsPerClient, "max-streams-per-client", env("INSECTSCORE_MAX_STREAMS_PER_CLIENT", ""), "live-update streams one client address may hold open (default 64) (INSECTSCORE_MAX_STREAMS_PER_CLIENT)")
 		fs.StringVar(&cfg.MaxStreams, "max-streams", env("INSECTSCORE_MAX_STREAMS", ""), "live-update streams open at once (default 10000) (INSECTSCORE_MAX_STREAMS)")
+		fs.StringVar(&cfg.TLSDomain, "tls-domain", env("INSECTSCORE_TLS_DOMAIN", ""), "serve HTTPS with certificates from an ACME CA (Let's Encrypt) for these comma-separated names (INSECTSCORE_TLS_DOMAIN)")
+		fs.StringVar(&cfg.TLSCert, "tls-cert", env("INSECTSCORE_TLS_CERT", ""), "serve HTTPS with this PEM certificate chain, read again when it changes and on SIGHUP (INSECTSCORE_TLS_CERT)")
+		fs.StringVar(&cfg.TLSKey, "tls-key", env("INSECTSCORE_TLS_KEY", ""), "the PEM private key of -tls-cert (INSECTSCORE_TLS_KEY)")
+		fs.StringVar(&cfg.TLSAddr, "tls-addr", env("INSECTSCORE_TLS_ADDR", ""), "listen address of HTTPS (default "+defaultTLSAddr+") (INSECTSCORE_TLS_ADDR)")
+		fs.StringVar(&cfg.HTTPAddr, "http-addr", env("INSECTSCORE_HTTP_ADDR", ""), "with HTTPS on, listen address of plain http, which redirects to https and answers ACME's http-01 (default "+defaultHTTPAddr+"; off for none) (INSECTSCORE_HTTP_ADDR)")
+		fs.StringVar(&cfg.TLSCache, "tls-cache", env("INSECTSCORE_TLS_CACHE", ""), "directory of the ACME account and certificates (default certs/ beside the SQLite file; with PostgreSQL, insectscore/certs in the user's cache directory) (INSECTSCORE_TLS_CACHE)")
+		fs.StringVar(&cfg.ACMEDirectory, "acme-directory", env("INSECTSCORE_ACME_DIRECTORY", ""), "directory URL of the ACME CA (default Let's Encrypt's) (INSECTSCORE_ACME_DIRECTORY)")
+		fs.StringVar(&cfg.ACMEEmail, "acme-email", env("INSECTSCORE_ACME_EMAIL", ""), "contact address given to the ACME CA; optional (INSECTSCORE_ACME_EMAIL)")
+		fs.StringVar(&cfg.ACMECA, "acme-ca", env("INSECTSCORE_ACME_CA", ""), "PEM root certificate to trust for the ACME CA's own https, for a private CA (INSECTSCORE_ACME_CA)")
 	}
 	return fs
 }
@@ -352,6 +366,10 @@ func serve(e env) error {
 	if err != nil {
 		return err
 	}
+	https, err := newTLS(cfg)
+	if err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	store, log, err := open(ctx, cfg, e.stderr)
@@ -389,13 +407,28 @@ func serve(e env) error {
 	}
 	// Bind first, so "listening" is only logged once it is true, with
 	// the port the system chose for :0.
-	ln, err := net.Listen("tcp", cfg.Addr)
-	if err != nil {
-		return fmt.Errorf("listen on %s (-addr, INSECTSCORE_ADDR): %w", cfg.Addr, err)
+	var ln, plainLn net.Listener
+	if https == nil {
+		ln, err = net.Listen("tcp", cfg.Addr)
+		if err != nil {
+			return fmt.Errorf("listen on %s (-addr, INSECTSCORE_ADDR): %w", cfg.Addr, err)
+		}
+	} else if ln, plainLn, err = https.listen(); err != nil {
+		return err
 	}
-	errc := make(chan error, 1)
+	errc := make(chan error, 2)
 	go func() { errc <- app.Listener(ln) }()
-	log.Info("listening", "addr", ln.Addr().String(), "db", redactURL(cfg.DB))
+	if https != nil {
+		stopHTTPS, err := https.start(ctx, cfg.BaseURL, ln, plainLn, errc, log)
+		if err != nil {
+			app.ShutdownWithTimeout(drainTimeout)
+			return err
+		}
+		defer stopHTTPS()
+		log.Info("listening", "addr", ln.Addr().String(), "https", true, "http_addr", addrOf(plainLn), "db", redactURL(cfg.DB))
+	} else {
+		log.Info("listening", "addr", ln.Addr().String(), "db", redactURL(cfg.DB))
+	}
 	select {
 	case err := <-errc:
 		return err
