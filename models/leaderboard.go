@@ -2,8 +2,10 @@ package models
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -240,23 +242,71 @@ func stepGame(tx *gorm.DB, group, game, playID string, finishedAt time.Time, pla
 // under the bound-parameter limits of both databases.
 const rebuildBatch = 500
 
+// recomputePlays is how many plays a recompute reads at a time: it folds
+// them and writes their rating points before it reads the next, so a
+// history of any length takes the memory of a page (a million plays kept
+// whole took 1.5 GB).
+const recomputePlays = 1000
+
 // rebuildGame recomputes the aggregates and rating history of a group's
-// game from its plays in finish order: after a play is logged into the
-// past, edited, deleted, or two players are merged.
-func rebuildGame(tx *gorm.DB, group, game string) error {
+// game from its plays in finish order, reading page plays at a time.
+func rebuildGame(tx *gorm.DB, group, game string, page int) error {
 	for _, table := range []string{"player_stats", "rating_history"} {
 		if err := tx.Exec("DELETE FROM "+table+" WHERE group_id = ? AND game = ?", group, game).Error; err != nil {
 			return err
 		}
 	}
-	rows, err := tx.Raw(`SELECT p.id, p.finished_at, pp.player_id, pp.total, pp.rank, pp.winner
-		FROM plays p JOIN play_players pp ON pp.play_id = p.id
-		WHERE p.group_id = ? AND p.game = ?
-		ORDER BY p.finished_at, p.id, pp.seat`, group, game).Rows()
-	if err != nil {
-		return err
-	}
 	a := newAggregator(group, game)
+	var after *playRow // the last play of the page before
+	for {
+		// A page runs to its page-th play, or to the newest.
+		where, args := "p.group_id = ? AND p.game = ?", []any{group, game}
+		if after != nil {
+			where += " AND (p.finished_at, p.id) > (?, ?)"
+			args = append(args, after.FinishedAt, after.ID)
+		}
+		var last []playRow
+		err := tx.Table("plays AS p").Select("p.id", "p.finished_at").Where(where, args...).
+			Order("p.finished_at, p.id").Offset(page - 1).Limit(1).Find(&last).Error
+		if err != nil {
+			return err
+		}
+		if len(last) == 1 {
+			where += " AND (p.finished_at, p.id) <= (?, ?)"
+			args = append(args, last[0].FinishedAt, last[0].ID)
+		}
+		rows, err := tx.Raw(`SELECT p.id, p.finished_at, pp.player_id, pp.total, pp.rank, pp.winner
+			FROM plays p JOIN play_players pp ON pp.play_id = p.id
+			WHERE `+where+` ORDER BY p.finished_at, p.id, pp.seat`, args...).Rows()
+		if err != nil {
+			return err
+		}
+		if err := a.addRows(rows); err != nil {
+			return err
+		}
+		if len(a.history) > 0 {
+			if err := tx.CreateInBatches(a.history, rebuildBatch).Error; err != nil {
+				return err
+			}
+		}
+		a.history = a.history[:0]
+		if len(last) == 0 {
+			break
+		}
+		after = &last[0]
+	}
+	stats := slices.SortedFunc(maps.Values(a.stats), func(x, y *statsRow) int { return strings.Compare(x.PlayerID, y.PlayerID) })
+	if len(stats) > 0 {
+		return tx.CreateInBatches(stats, rebuildBatch).Error
+	}
+	return nil
+}
+
+// addRows counts the plays of rows, which hold a row per player of a
+// play (id, finished_at, player_id, total, rank, winner) in finish order
+// and seat order, and closes rows.
+func (a *aggregator) addRows(rows *sql.Rows) error {
+	defer rows.Close()
 	var (
 		playID  string
 		at      time.Time
@@ -269,7 +319,6 @@ func rebuildGame(tx *gorm.DB, group, game string) error {
 			p        seatedResult
 		)
 		if err := rows.Scan(&id, &finished, &p.PlayerID, &p.Total, &p.Rank, &p.Winner); err != nil {
-			rows.Close()
 			return err
 		}
 		if id != playID && players != nil {
@@ -280,32 +329,18 @@ func rebuildGame(tx *gorm.DB, group, game string) error {
 		players = append(players, p)
 	}
 	if err := rows.Err(); err != nil {
-		rows.Close()
 		return err
 	}
-	rows.Close()
 	if players != nil {
 		a.add(playID, at, players)
-	}
-	stats := make([]*statsRow, 0, len(a.stats))
-	for _, st := range a.stats {
-		stats = append(stats, st)
-	}
-	slices.SortFunc(stats, func(x, y *statsRow) int { return strings.Compare(x.PlayerID, y.PlayerID) })
-	if len(stats) > 0 {
-		if err := tx.CreateInBatches(stats, rebuildBatch).Error; err != nil {
-			return err
-		}
-	}
-	if len(a.history) > 0 {
-		return tx.CreateInBatches(a.history, rebuildBatch).Error
 	}
 	return nil
 }
 
-// rebuildGroup recomputes every game of a group, dropping the aggregates
-// of games it no longer has plays of.
-func rebuildGroup(tx *gorm.DB, group string) error {
+// rebuildGroup recomputes every game of a group, page plays at a time
+// (rebuildGame), dropping the aggregates of games it no longer has plays
+// of.
+func rebuildGroup(tx *gorm.DB, group string, page int) error {
 	for _, table := range []string{"player_stats", "rating_history"} {
 		if err := tx.Exec("DELETE FROM "+table+" WHERE group_id = ?", group).Error; err != nil {
 			return err
@@ -316,7 +351,7 @@ func rebuildGroup(tx *gorm.DB, group string) error {
 		return err
 	}
 	for _, game := range games {
-		if err := rebuildGame(tx, group, game); err != nil {
+		if err := rebuildGame(tx, group, game, page); err != nil {
 			return err
 		}
 	}
@@ -332,12 +367,18 @@ func (s *Store) RecomputeRatings(ctx context.Context) error {
 	if err := s.db.WithContext(ctx).Model(&groupRow{}).Where("importing_until IS NULL").Order("id").Pluck("id", &groups).Error; err != nil {
 		return translate(err)
 	}
+	// Tests that make rebuilds take many steps make a recompute read
+	// many pages too.
+	page := recomputePlays
+	if s.rebuildSize > 0 {
+		page = s.rebuildSize
+	}
 	for _, group := range groups {
 		err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 			if err := lockGroup(tx, group); err != nil {
 				return err
 			}
-			if err := rebuildGroup(tx, group); err != nil {
+			if err := rebuildGroup(tx, group, page); err != nil {
 				return err
 			}
 			if err := countFigures(tx, group); err != nil {

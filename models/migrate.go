@@ -319,7 +319,7 @@ func migrateHistory(tx *gorm.DB) error {
 	// later migration change player_stats or rating_history, this call
 	// fails on an old database in TestMigrationsUpgrade: then move it to
 	// the newest migration.
-	return rebuildGroup(tx, DefaultGroup)
+	return rebuildGroup(tx, DefaultGroup, recomputePlays)
 }
 
 // addPlayGroup gives every play a group, the default one for the plays

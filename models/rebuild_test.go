@@ -446,3 +446,80 @@ func TestWalkStepSize(t *testing.T) {
 		}
 	}
 }
+
+// TestRecomputeInPages: a recompute reads each game's plays a page at a
+// time, and writes a page's rating points before it reads the next. With
+// pages of a few plays, whose edges fall between plays that finished at
+// the same instant, it derives bit for bit what recording the plays did,
+// and what a recompute in one page derives, in every group and game.
+func TestRecomputeInPages(t *testing.T) {
+	eachStore(t, func(t *testing.T, s *Store) {
+		other, err := s.CreateGroup(ctx, "Other")
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Both groups play both games, six plays an instant, and the
+		// default group's history is then edited, cut and merged.
+		names := []string{"Ana", "Ben", "Cleo", "Dan"}
+		for i := range 60 {
+			game, k := "insecta", 2+i%3
+			if i%3 == 0 {
+				game, k = "insectarium", 1+(i/3)%3 // solo plays too
+			}
+			p := hplay{game: game, at: time.Duration(i/6) * time.Minute}
+			for j := range k {
+				p.names = append(p.names, names[(i+j)%len(names)])
+				p.totals = append(p.totals, (i*7+j*3)%6)
+			}
+			logPlay(t, s, DefaultGroup, p)
+			logPlay(t, s, other.ID, p)
+		}
+		randomHistory(t, s, rand.New(rand.NewPCG(22, 13)), 30, nil)
+		settle(t, s)
+		want := derivedOf(t, s.db)
+
+		// The pages below are many in each group's games, and an edge
+		// falls between two plays of the same instant.
+		var games []struct {
+			GroupID, Game string
+			Plays         int
+			Instants      int
+		}
+		err = s.db.Model(&playRow{}).Select("group_id, game, COUNT(*) AS plays, COUNT(DISTINCT finished_at) AS instants").
+			Group("group_id, game").Order("group_id, game").Scan(&games).Error
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(games) != 4 {
+			t.Fatalf("the history has %d groups' games, want 4: %+v", len(games), games)
+		}
+		for _, g := range games {
+			if g.Plays < 10 || g.Instants == g.Plays {
+				t.Fatalf("%s's %s: %d plays at %d instants; want several pages, and plays at the same instant", g.GroupID, g.Game, g.Plays, g.Instants)
+			}
+		}
+
+		for _, page := range []int{0, 1, 2, 3, 7} {
+			s.rebuildSize = page // 0: recomputePlays, one page here
+			for _, q := range []string{"UPDATE player_stats SET wins = 99, mu = 1", "DELETE FROM rating_history",
+				"DELETE FROM player_scores", "DELETE FROM head_to_head"} {
+				if err := s.db.Exec(q).Error; err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := s.RecomputeRatings(ctx); err != nil {
+				t.Fatal(err)
+			}
+			got := derivedOf(t, s.db)
+			if !reflect.DeepEqual(got.Stats, want.Stats) {
+				t.Errorf("pages of %d plays: leaderboards\n got %+v\nwant %+v", page, got.Stats, want.Stats)
+			}
+			if !reflect.DeepEqual(got.Ratings, want.Ratings) {
+				t.Errorf("pages of %d plays: rating histories (%d and %d points)\n got %+v\nwant %+v", page, len(got.Ratings), len(want.Ratings), got.Ratings, want.Ratings)
+			}
+			if !reflect.DeepEqual(got.Figures, want.Figures) {
+				t.Errorf("pages of %d plays: score counts and head-to-head\n got %+v\nwant %+v", page, got.Figures, want.Figures)
+			}
+		}
+	})
+}
