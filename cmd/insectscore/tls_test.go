@@ -155,12 +155,13 @@ func httpsClient(t *testing.T, roots ...[]byte) *http.Client {
 	}
 }
 
-// tlsServer is the real server run with HTTPS by a test.
+// httpsServer is the real server run with HTTPS by a test.
 type httpsServer struct {
 	base, plain string // https://insectscore.test:PORT and http://insectscore.test:PORT
 	done        chan error
 	log         *syncBuffer
 	client      *http.Client
+	stopped     bool
 }
 
 // startHTTPS runs insectscore serve with args on free ports of
@@ -168,7 +169,12 @@ type httpsServer struct {
 // https to client.
 func startHTTPS(t *testing.T, client *http.Client, args ...string) *httpsServer {
 	t.Helper()
-	tlsAddr, httpAddr := freeAddr(t), freeAddr(t)
+	return startHTTPSOn(t, client, freeAddr(t), freeAddr(t), args...)
+}
+
+// startHTTPSOn is startHTTPS on the given addresses.
+func startHTTPSOn(t *testing.T, client *http.Client, tlsAddr, httpAddr string, args ...string) *httpsServer {
+	t.Helper()
 	s := &httpsServer{base: "https://" + testName + ":" + port(tlsAddr), plain: "http://" + testName + ":" + port(httpAddr),
 		done: make(chan error, 1), log: &syncBuffer{}, client: client}
 	args = append([]string{"serve", "-tls-addr", tlsAddr, "-http-addr", httpAddr, "-log-level", "debug"}, args...)
@@ -192,12 +198,20 @@ func startHTTPS(t *testing.T, client *http.Client, args ...string) *httpsServer 
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	t.Cleanup(func() {
-		if err := (&testServer{done: s.done, log: s.log}).stop(t, 10*time.Second); err != nil {
-			t.Errorf("serve returned %v after SIGTERM", err)
-		}
-	})
+	t.Cleanup(func() { s.stop(t) })
 	return s
+}
+
+// stop stops the server with SIGTERM, once.
+func (s *httpsServer) stop(t *testing.T) {
+	t.Helper()
+	if s.stopped {
+		return
+	}
+	s.stopped = true
+	if err := (&testServer{done: s.done, log: s.log}).stop(t, 10*time.Second); err != nil {
+		t.Errorf("serve returned %v after SIGTERM", err)
+	}
 }
 
 // servedSerial is the serial number of the certificate a new handshake
