@@ -3,6 +3,7 @@ package models
 import (
 	"context"
 	"fmt"
+	"os"
 	"slices"
 	"sync"
 	"testing"
@@ -21,6 +22,46 @@ func seedRated(b *testing.B, s *Store, n int) {
 	seedHistory(b, s, DefaultGroup, n, 30)
 	if err := s.RecomputeRatings(ctx); err != nil {
 		b.Fatal(err)
+	}
+}
+
+// BenchmarkRecompute recomputes a history of a million Insecta plays (or
+// INSECTSCORE_HISTORY_PLAYS), built once per backend, as `insectscore
+// recompute` does, and reports how long it took and the process's peak
+// resident memory during it. INSECTSCORE_HISTORY_DB names a new SQLite
+// file to build the history in and keep, to time the command on it:
+//
+//	INSECTSCORE_HISTORY_DB=/tmp/1m.db go test ./models -run '^$' -bench Recompute -benchtime 1x -timeout 60m
+//	/usr/bin/time -v insectscore recompute -db /tmp/1m.db
+func BenchmarkRecompute(b *testing.B) {
+	n := historyPlays(b)
+	for _, be := range backends() {
+		b.Run(fmt.Sprintf("%s/plays=%d", be.name, n), func(b *testing.B) {
+			dsn := be.dsn(b)
+			if path := os.Getenv("INSECTSCORE_HISTORY_DB"); path != "" && be.name == "sqlite" {
+				if _, err := os.Stat(path); err == nil {
+					b.Fatalf("INSECTSCORE_HISTORY_DB=%s exists: name a new file", path)
+				}
+				dsn = path
+			}
+			s := openStore(b, dsn)
+			seedHistory(b, s, DefaultGroup, n, historyPlayers)
+			var (
+				took time.Duration
+				peak int64
+			)
+			for b.Loop() {
+				resetPeakRSS(b)
+				start := time.Now()
+				if err := s.RecomputeRatings(ctx); err != nil {
+					b.Fatal(err)
+				}
+				took, peak = time.Since(start), peakRSS(b)
+			}
+			b.ReportMetric(took.Seconds(), "s")
+			b.ReportMetric(float64(peak)/(1<<20), "peak-RSS-MB")
+			b.ReportMetric(0, "ns/op")
+		})
 	}
 }
 
