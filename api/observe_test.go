@@ -110,7 +110,8 @@ func TestRequestLog(t *testing.T) {
 		})
 	}
 	t.Run("a 429", func(t *testing.T) {
-		for i := range guessesPerMinute {
+		// The two 401s above were misses already.
+		for i := range guessesPerMinute - 2 {
 			mustCall(t, app, "GET", "/api/v1/tables/ZZZZ"+string(rune('A'+i%26))+string(rune('A'+i/26)), "", nil, 404)
 		}
 		logs.take(t)
