@@ -44,7 +44,7 @@ func TestSeatSync(t *testing.T) {
 			{name: "no token", method: "PUT", path: syncPath(code, 1), body: `{"unsent": 0}`, status: 401},
 			{name: "a token of no seat", method: "PUT", path: syncPath(code, 1), header: bearer("garbage"), body: `{"unsent": 0}`, status: 401},
 			{name: "a seat that is not there", method: "PUT", path: syncPath(code, 7), header: host, body: `{"unsent": 0}`, status: 404},
-			{name: "an unknown table", method: "PUT", path: syncPath("ZZZZZZ", 0), header: host, body: `{"unsent": 0}`, status: 404},
+			{name: "an unknown table: as a stranger's token", method: "PUT", path: syncPath("ZZZZZZ", 0), header: host, body: `{"unsent": 0}`, status: 401},
 			{name: "a negative count", method: "PUT", path: syncPath(code, 1), header: ben, body: `{"unsent": -1}`, status: 422,
 				want: map[string]any{"/errors/0/pointer": "/unsent"}},
 			{name: "a negative age", method: "PUT", path: syncPath(code, 1), header: ben, body: `{"unsent": 1, "unsentSeconds": -5}`,

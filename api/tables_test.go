@@ -320,7 +320,7 @@ func TestTableSession(t *testing.T) {
 			{name: "malformed board", method: "PUT", path: boardPath(code, 0), body: `{"hotel": `, status: 400, header: bearer(ana)},
 			{name: "no board", method: "PUT", path: boardPath(code, 0), status: 400, header: bearer(ana)},
 			{name: "a seat that is not there", method: "PUT", path: boardPath(code, 7), body: anaBoard, status: 404, header: host},
-			{name: "an unknown table", method: "PUT", path: boardPath("ZZZZZZ", 0), body: anaBoard, status: 404, header: host},
+			{name: "an unknown table: as a stranger's token", method: "PUT", path: boardPath("ZZZZZZ", 0), body: anaBoard, status: 401, header: host},
 			{name: "a board breaking a rule is kept", method: "PUT", path: boardPath(code, 2), status: 200, header: bearer(cleo),
 				body: hotelJSON("green", "bee:3", "ant:0", "fly:0"),
 				want: map[string]any{"/version": 10, "/standings": nil, "/errors/0/pointer": "/players/2/board/floors/0/guests"}},
@@ -341,7 +341,7 @@ func TestTableSession(t *testing.T) {
 			{name: "without a token", method: "POST", path: base + "/finish", status: 401,
 				wantHeader: map[string]string{"WWW-Authenticate": `Bearer realm="insectscore"`}},
 			{name: "with a garbage token", method: "POST", path: base + "/finish", status: 401, header: bearer("garbage")},
-			{name: "an unknown table", method: "POST", path: "/api/v1/tables/ZZZZZZ/finish", status: 404, header: host},
+			{name: "an unknown table: as a stranger's token", method: "POST", path: "/api/v1/tables/ZZZZZZ/finish", status: 401, header: host},
 			{name: "while no hotel is full", method: "POST", path: base + "/finish", status: 422, header: host,
 				want: map[string]any{"/status": 422}, check: detailHas("one hotel must be full")},
 			{name: "fill a hotel", method: "PUT", path: boardPath(code, 0), status: 200, header: bearer(ana),
@@ -520,7 +520,7 @@ func TestMovesOnOtherGames(t *testing.T) {
 		{name: "move", method: "POST", path: moves, body: `{"type": "draw", "card": "bee"}`, status: 404,
 			header: bearer(tbl.HostToken), check: detailHas("Insektenhotel")},
 		{name: "undo", method: "DELETE", path: moves + "/last", status: 404, header: bearer(tbl.HostToken)},
-		{name: "unknown table", method: "POST", path: "/api/v1/tables/ZZZZZZ/moves", body: `{"type": "pass"}`, status: 404,
+		{name: "unknown table: as a stranger's token", method: "POST", path: "/api/v1/tables/ZZZZZZ/moves", body: `{"type": "pass"}`, status: 401,
 			header: bearer(tbl.HostToken)},
 	})
 }

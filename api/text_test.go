@@ -99,7 +99,7 @@ func TestTextEverywhere(t *testing.T) {
 			scenario{name: "a table code with an escaped NUL", method: "GET", path: "/api/v1/tables/AB%00CD", status: 404},
 			scenario{name: "a play id with an escaped NUL", method: "GET", path: "/api/v1/plays/a%00b", status: 404},
 			scenario{name: "a player id in escaped bad UTF-8", method: "GET", path: "/api/v1/players/%ff", status: 404},
-			scenario{name: "a board of a code in escaped bad UTF-8", method: "PUT", path: boardPath("%FF%00", 0), body: full, header: host, status: 404},
+			scenario{name: "a board of a code in escaped bad UTF-8", method: "PUT", path: boardPath("%FF%00", 0), body: full, header: host, status: 401},
 		)
 		runScenarios(t, app, queries)
 

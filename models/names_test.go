@@ -62,7 +62,6 @@ func TestIDsThatCannotBe(t *testing.T) {
 			_, checks["PlayerStats"] = s.PlayerStats(ctx, DefaultGroup, bad)
 			_, checks["Leaderboard"] = s.Leaderboard(ctx, bad, "insecta")
 			_, checks["FindTableByCode"] = s.FindTableByCode(ctx, bad)
-			_, checks["Authorize"] = s.Authorize(ctx, bad, "token")
 			checks["DeletePlay"] = s.DeletePlay(ctx, bad, "x")
 			checks["MergePlayers"] = s.MergePlayers(ctx, DefaultGroup, bad, "x")
 			_, _, checks["JoinTable"] = s.JoinTable(ctx, bad, "Ana", nil)
@@ -71,6 +70,10 @@ func TestIDsThatCannotBe(t *testing.T) {
 				if !errors.Is(err, ErrNotFound) {
 					t.Errorf("%s(%+q): %v, want ErrNotFound", name, bad, err)
 				}
+			}
+			// With a token, a code no table has is refused as a stranger.
+			if _, err := s.Authorize(ctx, bad, "token"); !errors.Is(err, errToken) {
+				t.Errorf("Authorize(%+q): %v, want a stranger's refusal", bad, err)
 			}
 			if list, _, err := s.ListPlays(ctx, PlayFilter{Group: DefaultGroup, PlayerID: bad}); err != nil || len(list) != 0 {
 				t.Errorf("plays of player %+q: %v, %v; want none", bad, list, err)
