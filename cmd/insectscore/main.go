@@ -422,6 +422,10 @@ func serve(e env) error {
 		stopHTTPS, err := https.start(ctx, cfg.BaseURL, ln, plainLn, errc, log)
 		if err != nil {
 			app.ShutdownWithTimeout(drainTimeout)
+			if errors.Is(err, errStopped) {
+				log.Info("stopped before serving")
+				return nil
+			}
 			return err
 		}
 		defer stopHTTPS()

@@ -49,6 +49,10 @@ const (
 	httpOff = "off"
 )
 
+// errStopped is a start stopped by SIGINT or SIGTERM while it waited for
+// the ACME CA: not a failure.
+var errStopped = errors.New("stopped before serving")
+
 // certCheckEvery is how often a handshake looks whether -tls-cert or
 // -tls-key changed on disk: a stat of each, at most this often.
 var certCheckEvery = time.Second
@@ -654,6 +658,9 @@ func (t *tlsServer) start(ctx context.Context, base string, ln, plainLn net.List
 	}
 	if err := t.obtain(ctx); err != nil {
 		stop()
+		if ctx.Err() != nil {
+			return nil, errStopped
+		}
 		return nil, err
 	}
 	if t.files != nil {
