@@ -236,10 +236,14 @@ const (
 )
 
 // purgeKeys deletes at most batch keys first used before before, oldest
-// first.
+// first. The time is checked again on the row deleted: on PostgreSQL a
+// key taken up again meanwhile (BeginIdempotent renews an expired key in
+// place) is a row the subquery chose before it changed, and the DELETE,
+// once the renewal commits, sees its new time and leaves it.
 func (s *Store) purgeKeys(ctx context.Context, before time.Time, batch int) (int64, error) {
-	res := s.db.WithContext(ctx).Exec(`DELETE FROM idempotency_keys WHERE scope IN
-		(SELECT scope FROM idempotency_keys WHERE created_at < ? ORDER BY created_at LIMIT ?)`, before.UTC(), batch)
+	before = before.UTC()
+	res := s.db.WithContext(ctx).Exec(`DELETE FROM idempotency_keys WHERE created_at < ? AND scope IN
+		(SELECT scope FROM idempotency_keys WHERE created_at < ? ORDER BY created_at LIMIT ?)`, before, before, batch)
 	return res.RowsAffected, translate(res.Error)
 }
 

@@ -183,3 +183,35 @@ func TestPurgeInBatches(t *testing.T) {
 		}
 	})
 }
+
+// TestPurgeLeavesARenewedKey races a purge with the retry that takes up
+// an expired key again: once the retry has the key, the key stays (on
+// PostgreSQL the purge's DELETE chose the row by its old time, and must
+// look at it again after the retry's commit).
+func TestPurgeLeavesARenewedKey(t *testing.T) {
+	eachStore(t, func(t *testing.T, s *Store) {
+		t0 := time.Date(2026, 3, 20, 19, 0, 0, 0, time.UTC)
+		claim := func(scope string, at time.Time) error {
+			_, err := s.BeginIdempotent(ctx, KeyClaim{Scope: scope, Fingerprint: "fp", Now: at, TTL: time.Hour})
+			return err
+		}
+		for i := range 100 {
+			scope := fmt.Sprint("k", i)
+			if err := claim(scope, t0); err != nil {
+				t.Fatal(err)
+			}
+			later := t0.Add(2 * time.Hour)
+			var wg sync.WaitGroup
+			var renewErr, purgeErr error
+			wg.Go(func() { renewErr = claim(scope, later) })
+			wg.Go(func() { _, purgeErr = s.purgeKeys(ctx, later.Add(-time.Hour), 10) })
+			wg.Wait()
+			if renewErr != nil || purgeErr != nil {
+				t.Fatalf("trial %d: renew %v, purge %v", i, renewErr, purgeErr)
+			}
+			if err := claim(scope, later.Add(time.Second)); !errors.Is(err, ErrInProgress) {
+				t.Fatalf("trial %d: the renewed key after the purge: %v; want it there, in progress", i, err)
+			}
+		}
+	})
+}
