@@ -6,6 +6,7 @@ package api
 import (
 	"errors"
 	"log/slog"
+	"net"
 	"strings"
 	"sync"
 	"time"
@@ -209,7 +210,11 @@ func securityHeaders(c *fiber.Ctx) error {
 	c.Set("X-Content-Type-Options", "nosniff")
 	c.Set("X-Frame-Options", "DENY")
 	c.Set("Referrer-Policy", "no-referrer")
-	c.Set("Cross-Origin-Opener-Policy", "same-origin")
+	if trustworthy(c) {
+		// Browsers heed COOP only on an origin they trust: on a plain http
+		// LAN address Chromium drops it and logs an error on every load.
+		c.Set("Cross-Origin-Opener-Policy", "same-origin")
+	}
 	c.Set("Cross-Origin-Resource-Policy", "same-origin")
 	c.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
 	if c.Protocol() == "https" {
@@ -220,6 +225,20 @@ func securityHeaders(c *fiber.Ctx) error {
 		c.Set(fiber.HeaderStrictTransportSecurity, "max-age=31536000")
 	}
 	return c.Next()
+}
+
+// trustworthy says whether the browser counts the request's origin as
+// potentially trustworthy: https (served so, or so named by a trusted
+// proxy), or a loopback name or address.
+func trustworthy(c *fiber.Ctx) bool {
+	if c.Protocol() == "https" {
+		return true
+	}
+	name, _, err := net.SplitHostPort(c.Hostname())
+	if err != nil { // no port
+		name = c.Hostname()
+	}
+	return isLocalhost(name)
 }
 
 // plainBodies refuses compressed request bodies: Fiber would inflate them
