@@ -12,10 +12,10 @@
 //   /history, /plays/…, /leaderboards/…, /players/…, /groups/…, /g/{id}
 //                            the group's history (history.js lists them)
 
-import { date, plural, t } from './ui/i18n.js';
+import { date, keepCatalogs, plural, t } from './ui/i18n.js';
 import { h, languageSwitch, replace, syncIndicator } from './ui/dom.js';
 import { entryState, getGame, keptTables, listGames, loadEngine, startOutbox } from './sync/api.js';
-import { groupBar, historyPanel, historyRoutes, interceptLinks, navigate, takeNotice } from './history/history.js';
+import { groupBar, historyPanel, historyRoutes, interceptLinks, loadHistoryScreens, navigate, takeNotice } from './history/history.js';
 
 /** @typedef {(root: HTMLElement, params: string[]) => (void | (() => void) | Promise<void | (() => void)>)} Screen */
 
@@ -52,6 +52,8 @@ const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 /** @type {(() => void) | void} */
 let leave;
 let drawn = 0;
+/** the page has loaded and its first screen is drawn */
+let loaded = false;
 /** @type {HTMLElement | null} the screen drawn last */
 let screenEl = null;
 /** @type {number | null} the age of the oldest copy the screen being drawn shows */
@@ -114,6 +116,7 @@ async function render() {
     if (turn === drawn) failed(el, err);
   }
   if (turn === drawn) {
+    plainHttpNote(el);
     if (notice) note(el, h('p', { class: 'notice', role: 'status', dataset: { testid: 'screen-notice' } }, notice));
     if (stale) showStale(el, stale);
     screenEl = el;
@@ -123,7 +126,104 @@ async function render() {
       document.title = `${heading.textContent} · insectscore`;
       if (drawn > 1) heading.focus({ preventScroll: true });
     }
+    if (loaded) warmScreens();
   }
+}
+
+// ——— A plain http address ———
+// A LAN address over plain http is not a secure context: the browser gives
+// it no service worker, so nothing keeps a copy of the app. The page then
+// loads every screen itself while the server answers, and says once what
+// it cannot do.
+
+/** Where the phone remembers that it was told what plain http costs. */
+const plainHttpKey = 'insectscore.plainHttpTold';
+
+/** No service worker keeps the app: a plain http address (or a browser without one). */
+const noServiceWorker = !('serviceWorker' in navigator && window.isSecureContext);
+
+/** @type {Promise<void> | null} warmScreens at work */
+let warming = null;
+/** Every screen's modules and the engine are loaded: any screen opens with the server down. */
+let screensReady = false;
+
+/**
+ * warmScreens loads every screen's modules, the board forms, the other
+ * languages' catalogs and the rules engine while the server answers, as
+ * the service worker's install does on a secure origin: where there is
+ * none, what the page has loaded is all it has once the server is gone,
+ * and it keeps that while it stays open. A failure is tried again when the
+ * next screen draws.
+ */
+function warmScreens() {
+  if (!noServiceWorker || screensReady || warming) return;
+  warming = (async () => {
+    const games = await listGames();
+    await Promise.all([
+      import('./table/table.js'),
+      import('./games/score.js'),
+      import('./games/results.js'),
+      import('./games/card.js'),
+      import('./games/forms.js').then((m) => Promise.all(games.map((g) => m.loadForm(g.id)))),
+      loadHistoryScreens(),
+      keepCatalogs(),
+      loadEngine(),
+    ]);
+    screensReady = true;
+  })().catch(() => { /* the next screen tries again */ }).finally(() => { warming = null; });
+}
+
+/**
+ * canScoreOffline: a game can be scored with the server down, as the
+ * service worker keeps the app, or this page has loaded every screen.
+ */
+function canScoreOffline() {
+  return screensReady || Boolean(navigator.serviceWorker?.controller);
+}
+
+/**
+ * told says whether this phone was already told what plain http costs.
+ */
+function told() {
+  try {
+    return localStorage.getItem(plainHttpKey) === '1';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * plainHttpNote tells the phone, on a plain http address, that a reload
+ * without the server cannot open the app, until it is dismissed; the
+ * phone remembers the dismissal.
+ * @param {HTMLElement} screen
+ */
+function plainHttpNote(screen) {
+  if (window.isSecureContext || told()) return;
+  const el = h('div', { class: 'notice plain-http-note', role: 'note', dataset: { testid: 'plain-http-notice' } },
+    h('p', {}, t('ui.plainHttp.notice')),
+    h('button', {
+      type: 'button', class: 'btn',
+      on: {
+        click: () => {
+          try {
+            localStorage.setItem(plainHttpKey, '1');
+          } catch { /* told again next time */ }
+          el.remove();
+        },
+      },
+    }, t('ui.plainHttp.dismiss')));
+  note(screen, el);
+}
+
+/**
+ * moduleMissing says whether err is a screen's module that could not be
+ * fetched (the server is down and nothing kept it), as Chromium, Firefox
+ * and Safari word it.
+ * @param {any} err
+ */
+function moduleMissing(err) {
+  return err instanceof TypeError && /dynamically imported module|module script/i.test(String(err.message));
 }
 
 // The home screen's icon is icon.svg, inline (TestHomeIconIsTheAppIcon
@@ -277,18 +377,20 @@ function notFound(root) {
  * @param {any} err
  */
 function failed(root, err) {
-  const status = err && typeof err.status === 'number' ? err.status : -1;
+  const missing = moduleMissing(err);
+  const status = missing ? 0 : err && typeof err.status === 'number' ? err.status : -1;
   const title = status === 404 ? t('ui.error.notFound')
     : status === 0 || status >= 500 ? t('ui.error.needsServer')
       : status > 0 ? t('ui.error.couldNotOpen') : t('ui.error.broke');
-  const detail = status >= 0 ? String(err.message)
+  const detail = missing ? t('ui.error.notLoaded')
+    : status >= 0 ? String(err.message)
     : t('ui.error.fault', { error: String(err && err.message ? err.message : err) });
   replace(root,
     h('header', { class: 'topbar' }, h('a', { class: 'back', href: '/' }, h('span', { 'aria-hidden': 'true' }, '‹'), ' ', t('ui.nav.games')),
       h('h1', {}, title)),
     h('div', { class: 'panel empty-state', role: 'alert' }, h('p', {}, detail),
-      status === 0 || status >= 500 ? h('p', { class: 'muted' }, t('ui.error.scoreOffline')) : null,
-      h('a', { class: 'btn', href: location.pathname }, t('ui.error.tryAgain'))));
+      (status === 0 || status >= 500) && canScoreOffline() ? h('p', { class: 'muted' }, t('ui.error.scoreOffline')) : null,
+      h('button', { type: 'button', class: 'btn', dataset: { testid: 'try-again' }, on: { click: render } }, t('ui.error.tryAgain'))));
   if (status < 0) console.error(err);
 }
 
@@ -299,7 +401,7 @@ window.addEventListener('route', render);
 window.addEventListener('insectscore:language', render);
 document.body.prepend(syncIndicator());
 startOutbox();
-render();
+const firstDraw = render();
 
 // The stores are read before this module runs (a top-level await), so the
 // page may have loaded already.
@@ -307,9 +409,10 @@ if (document.readyState === 'complete') afterLoad();
 else window.addEventListener('load', afterLoad);
 
 /**
- * afterLoad registers the service worker and warms the rules engine.
+ * afterLoad registers the service worker and warms the rules engine;
+ * without a service worker, it loads every screen (warmScreens).
  */
-function afterLoad() {
+async function afterLoad() {
   if ('serviceWorker' in navigator) {
     navigator.serviceWorker.register('/sw.js').catch(() => { /* the app works without it */ });
   }
@@ -318,6 +421,11 @@ function afterLoad() {
   // app loads it from there. Until it is ready, the server scores.
   const idle = window.requestIdleCallback ?? ((/** @type {() => void} */ fn) => setTimeout(fn, 200));
   idle(() => { warmEngine().catch(() => { /* the server scores meanwhile; offline scoring waits for a reload */ }); });
+  // Without a service worker the page loads every screen itself, once its
+  // first screen is drawn.
+  await firstDraw;
+  loaded = true;
+  idle(warmScreens);
 }
 
 /**

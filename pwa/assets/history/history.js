@@ -81,6 +81,14 @@ export const historyRoutes = [
 ];
 
 /**
+ * loadHistoryScreens loads the modules of every history screen (those
+ * historyRoutes open), without drawing any.
+ */
+export function loadHistoryScreens() {
+  return Promise.all([import('./plays.js'), import('./logplay.js'), import('./leaderboard.js'), import('./player.js'), import('./groups.js')]);
+}
+
+/**
  * groupBar shows the current group at the top of the home screen, as a
  * way to the switcher.
  */

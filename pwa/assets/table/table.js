@@ -760,6 +760,7 @@ function joinPanel(code, joinUrl, folded, sheetHost) {
           alt: t('ui.table.qrAlt', { url: joinUrl }),
         })),
       h('p', { class: 'hint' }, t('ui.table.scanHint')),
+      plainJoinNote(joinUrl),
       h('p', { class: 'join-code', 'aria-label': t('ui.table.codeLabel', { code: code.split('').join(' ') }), dataset: { testid: 'join-code' } }, code),
       h('div', { class: 'join-link' },
         h('label', { class: 'sr-only', for: urlId }, t('ui.table.joinLink')),
@@ -767,6 +768,27 @@ function joinPanel(code, joinUrl, folded, sheetHost) {
         canShare ? h('button', { type: 'button', class: 'btn', on: { click: share } }, t('ui.table.share')) : null,
         h('button', { type: 'button', class: 'btn', on: { click: copy } }, t('ui.table.copy'))),
       copied));
+}
+
+/**
+ * plainJoinNote says what the phones that join by a plain http link to
+ * another machine will lack: browsers give such an address no service
+ * worker, no installing and no Web Share. The README's "HTTPS" section
+ * says how to serve https; a link to it would not open offline, so the
+ * note names it.
+ * @param {string} joinUrl
+ */
+function plainJoinNote(joinUrl) {
+  /** @type {URL} */ let url;
+  try {
+    url = new URL(joinUrl);
+  } catch {
+    return null;
+  }
+  const name = url.hostname.replace(/^\[|\]$/g, '');
+  const loopback = name === 'localhost' || name.endsWith('.localhost') || name === '::1' || /^127\./.test(name);
+  if (url.protocol !== 'http:' || loopback) return null;
+  return h('p', { class: 'notice plain-join-note', dataset: { testid: 'plain-http-join' } }, t('ui.table.plainHttp'));
 }
 
 /**

@@ -67,16 +67,32 @@ function inlineCatalog() {
   }
 }
 
+/** @type {Map<string, Object<string, string>>} catalogs fetched by keepCatalogs */
+const kept = new Map();
+
 /**
  * fetchCatalog loads a language's catalog (from the service worker's
- * cache when offline).
+ * cache when offline, or from what keepCatalogs kept).
  * @param {string} l
  * @returns {Promise<Object<string, string>>}
  */
 async function fetchCatalog(l) {
+  const known = kept.get(l);
+  if (known) return known;
   const res = await fetch(new URL(`../i18n/${l}.json`, import.meta.url));
   if (!res.ok) throw new Error(`catalog ${l}: ${res.status}`);
   return res.json();
+}
+
+/**
+ * keepCatalogs fetches every other language's catalog and keeps it in
+ * the page, so the language can be switched with the server down where
+ * no service worker keeps them (a plain http address).
+ */
+export async function keepCatalogs() {
+  await Promise.all(LANGUAGES.filter((l) => l !== lang && !kept.has(l)).map(async (l) => {
+    kept.set(l, await fetchCatalog(l));
+  }));
 }
 
 /**
