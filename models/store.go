@@ -103,8 +103,8 @@ type Store struct {
 	// rb is the worker that brings leaderboards up to date after a change
 	// to the past; nil until Open starts it.
 	rb *rebuilder
-	// rebuildSize, when set, replaces rebuildPlays: tests make rebuilds
-	// take many steps.
+	// rebuildSize, when set, replaces rebuildPlays and recomputePlays:
+	// tests make rebuilds take many steps and recomputes many pages.
 	rebuildSize int
 	// walkSize is how many plays the worker's next walk step takes,
 	// following how long the last one held the writer (walkStepSize);
