@@ -1,8 +1,6 @@
 package api
 
 import (
-	"sync"
-
 	"github.com/gofiber/fiber/v2"
 
 	"insectscore/scoring"
@@ -43,29 +41,15 @@ func (s *server) getGame(c *fiber.Ctx) error {
 
 // scoreGame answers POST /api/v1/games/{id}/score: stateless scoring.
 func (s *server) scoreGame(c *fiber.Ctx) error {
-	// The body as fasthttp holds it, not c.Body()'s copy: plainBodies has
-	// refused encoded bodies, and ScoreJSON keeps nothing of the bytes
-	// (the strings of its answer come from a copy of its own).
-	res, err := scoring.ScoreJSON(c.Params("id"), c.Request().Body())
+	res, err := scoring.ScoreJSON(c.Params("id"), c.Body())
 	if err != nil {
 		return err
 	}
 	if cat := catalogOf(c); cat != nil {
 		res = cat.Result(res)
 	}
-	// What c.JSON would send, written without reflection into a buffer
-	// kept for the next answer.
-	buf := answerBuffers.Get().(*[]byte)
-	*buf = res.AppendJSON((*buf)[:0])
-	c.Response().SetBody(*buf)
-	answerBuffers.Put(buf)
-	c.Response().Header.SetContentType(fiber.MIMEApplicationJSON)
-	return nil
+	return c.JSON(res)
 }
-
-// answerBuffers holds the buffers score answers are written into before
-// the response copies them.
-var answerBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 // decodeBody decodes a JSON request body strictly. Malformed JSON is a 400;
 // well-formed JSON with wrong fields or types is a 422 naming the field.

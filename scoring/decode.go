@@ -11,7 +11,7 @@ import (
 	"strings"
 )
 
-// onePass switches the one-pass decoder (onepass.go) on; a test switches
+// onePass switches the JSON v2 reader (onepass.go) on; a test switches
 // it off to compare the two ways.
 var onePass = true
 
@@ -29,14 +29,12 @@ func decodeFast(raw []byte, v any) bool {
 	return false
 }
 
-// decodeScoreRequest is DecodeRequest for a score request for game, in
-// one pass over a valid body: the hand-written reader's (which also reads
-// the boards of the games it knows), or else v2's (a body v2
+// decodeScoreRequest is DecodeRequest for a score request, in one pass
+// over a valid body: the hand-written reader's, or else v2's (a body v2
 // accepts is valid JSON, so what is left to check is the text: no NUL);
-// anything else takes DecodeRequest's path. The reader decodes the
-// boards of the game a is for (scoreArena) into a.
-func decodeScoreRequest(body []byte, req *Request, a *arena) error {
-	if onePass && readScoreRequest(body, req, a) {
+// anything else takes DecodeRequest's path.
+func decodeScoreRequest(body []byte, req *Request) error {
+	if onePass && readScoreRequest(body, req) {
 		return nil
 	}
 	if decodeFast(body, req) && CheckText(body) == nil {

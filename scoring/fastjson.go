@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"math/bits"
-	"sync"
 	"unicode/utf8"
 )
 
@@ -376,12 +375,9 @@ type arena struct {
 	bools  []bool
 	tiles  []insectaTile
 	medals []insectaMedal
-	boards []insectaBoard
 }
 
-// sizedFor makes blocks for the Insecta boards within raw, or keeps the
-// arena's own when they are large enough (an arena handed back by
-// release). Each tile and medal is an object, so raw's objects bound
+// sizedFor makes blocks for the Insecta board raw. Each tile and medal is an object, so raw's objects bound
 // them, up to a bound: beyond it, blocks are made as they are needed. An
 // insect has 2 whole numbers and up to 5 strings, a mail 3 and 1.
 func (a *arena) sizedFor(raw []byte) {
@@ -391,7 +387,6 @@ func (a *arena) sizedFor(raw []byte) {
 	a.bools = block(a.bools, objects)
 	a.tiles = block(a.tiles, objects)
 	a.medals = block(a.medals, objects)
-	a.boards = a.boards[:0]
 }
 
 // block is s emptied when it holds n, else a new block for n.
@@ -400,45 +395,6 @@ func block[T any](s []T, n int) []T {
 		return s[:0]
 	}
 	return make([]T, 0, n)
-}
-
-// arenas keeps the arenas of score requests that have been scored, for
-// the next: ScoreJSON hands its arena back (release) once the request is
-// scored, as nothing of a result or an error points into it (they hold
-// strings of the body's copy, and numbers).
-var arenas = sync.Pool{New: func() any { return new(arena) }}
-
-// scoreArena is an arena for reading a score request for game, or nil
-// when the request reader reads no boards of game.
-func scoreArena(game string) *arena {
-	if game != "insecta" {
-		return nil
-	}
-	return arenas.Get().(*arena)
-}
-
-// release hands a back to arenas, letting go of what it points to: its
-// blocks (the current ones) are kept, emptied.
-func (a *arena) release() {
-	if a == nil {
-		return
-	}
-	clear(a.strs[:len(a.strs)])
-	clear(a.tiles[:len(a.tiles)])
-	clear(a.medals[:len(a.medals)])
-	clear(a.boards[:len(a.boards)])
-	a.ints, a.strs, a.bools = a.ints[:0], a.strs[:0], a.bools[:0]
-	a.tiles, a.medals, a.boards = a.tiles[:0], a.medals[:0], a.boards[:0]
-	arenas.Put(a)
-}
-
-// board hands out a board to read into, from blocks of a table's boards.
-func (a *arena) board() *insectaBoard {
-	if len(a.boards) == cap(a.boards) {
-		a.boards = make([]insectaBoard, 0, insectaMaxPlayers)
-	}
-	a.boards = append(a.boards, insectaBoard{})
-	return &a.boards[len(a.boards)-1]
 }
 
 func (a *arena) int(v int) *int {
@@ -528,30 +484,14 @@ func (r *reader) reqInt(p *int) bool {
 }
 
 // readRequest reads a score request: its players' names and boards (each
-// board's bytes as they are) and its variants. For Insecta (game), it
-// also decodes each board in the same pass, when it can, as the player's
-// read board (PlayerInput.read): the game's Evaluate takes it as it is
-// instead of decoding the bytes again. Text is taken from one copy of body.
-func readRequest(body []byte, req *Request, game string) bool {
-	var a *arena
-	if game == "insecta" {
-		a = new(arena)
-	}
-	return readRequestWith(body, req, a)
-}
-
-// readRequestWith is readRequest with the arena a to decode Insecta
-// boards into, or nil to decode none.
-func readRequestWith(body []byte, req *Request, a *arena) bool {
+// board's bytes as they are, for the game to decode) and its variants.
+func readRequest(body []byte, req *Request) bool {
 	r := reader{b: body, s: string(body)}
-	if a != nil {
-		a.sizedFor(body)
-	}
 	var members uint32
 	ok := r.object(func(name []byte) bool {
 		switch string(name) {
 		case "players":
-			return !seen(&members, 1) && r.readPlayers(&req.Players, a)
+			return !seen(&members, 1) && r.readPlayers(&req.Players)
 		case "variants":
 			return !seen(&members, 2) && r.readVariants(&req.Variants)
 		}
@@ -560,9 +500,8 @@ func readRequestWith(body []byte, req *Request, a *arena) bool {
 	return ok && r.end()
 }
 
-// readPlayers reads the players, decoding their Insecta boards with a
-// when it is not nil.
-func (r *reader) readPlayers(players *[]PlayerInput, a *arena) bool {
+// readPlayers reads the players.
+func (r *reader) readPlayers(players *[]PlayerInput) bool {
 	if r.null() {
 		*players = nil
 		return true
@@ -571,7 +510,7 @@ func (r *reader) readPlayers(players *[]PlayerInput, a *arena) bool {
 	list := buf[:0]
 	ok := r.array(func() bool {
 		var p PlayerInput
-		if !r.readPlayer(&p, a) {
+		if !r.readPlayer(&p) {
 			return false
 		}
 		list = append(list, p)
@@ -583,7 +522,7 @@ func (r *reader) readPlayers(players *[]PlayerInput, a *arena) bool {
 	return ok
 }
 
-func (r *reader) readPlayer(p *PlayerInput, a *arena) bool {
+func (r *reader) readPlayer(p *PlayerInput) bool {
 	var members uint32
 	return r.object(func(name []byte) bool {
 		switch string(name) {
@@ -595,16 +534,6 @@ func (r *reader) readPlayer(p *PlayerInput, a *arena) bool {
 			}
 			r.ws()
 			start := r.i
-			if a != nil {
-				b := a.board()
-				if r.readInsectaObject(a, b) {
-					p.Board = json.RawMessage(r.b[start:r.i:r.i])
-					p.read = b
-					return true
-				}
-				// Not read: the game decodes the bytes, if they are JSON.
-				r.i = start
-			}
 			if !r.skip(0) {
 				return false
 			}

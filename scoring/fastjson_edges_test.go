@@ -5,7 +5,6 @@ package scoring
 import (
 	"encoding/json"
 	"reflect"
-	"strings"
 	"testing"
 )
 
@@ -46,24 +45,11 @@ const insectaEdgeBoard = "{\"researcher\":\"mary-kingsley\", \"track\" : 12,\"fr
 	"\"name\":\"Goliath beetle\",\"continent\":\"africa\",\"order\":null,\"size\":\"large\",\"wreath\":\"\"},{\"kind\":\"mail\"," +
 	"\"institution\":\"x\",\"points\":4,\"scored\":true},{\"scored\":false,\"row\":null}],\"medals\":[{\"medal\":\"size:small\",\"level\":2},{\"level\":null}] }"
 
-// readRequestFor reads a score request for game as a request and the
-// boards the reader decoded in the same pass (nil for each it left to the
-// game), so that the request compares with what encoding/json decodes.
-func readRequestFor(raw []byte, game string) (any, bool) {
+// readRequestFor reads a score request.
+func readRequestFor(raw []byte, _ string) (any, bool) {
 	var v Request
-	ok := readRequest(raw, &v, game)
-	var read []any
-	for i := range v.Players {
-		read = append(read, v.Players[i].read)
-		v.Players[i].read = nil
-	}
-	return &readRequestView{v, read}, ok
-}
-
-// readRequestView is a request and the boards read with it.
-type readRequestView struct {
-	Request
-	read []any
+	ok := readRequest(raw, &v)
+	return &v, ok
 }
 
 // TestFastReadersGiveUpOnTruncation cuts each body at every byte: a reader
@@ -77,26 +63,7 @@ func TestFastReadersGiveUpOnTruncation(t *testing.T) {
 			t.Fatalf("%s: the reader gives up on the whole body %s", tt.name, tt.body)
 		}
 		want := reflect.New(reflect.TypeOf(got).Elem()).Interface()
-		if v, ok := got.(*readRequestView); ok {
-			w := &readRequestView{}
-			if err := json.Unmarshal([]byte(tt.body), &w.Request); err != nil {
-				t.Fatal(err)
-			}
-			// The Insecta boards that a board reader reads are read in the
-			// same pass; the others are left to the game.
-			for _, p := range w.Players {
-				var b insectaBoard
-				if strings.Contains(tt.name, "insecta") && readInsectaBoard(p.Board, &b) {
-					w.read = append(w.read, &b)
-				} else {
-					w.read = append(w.read, nil)
-				}
-			}
-			if len(v.read) == 0 {
-				v.read = nil
-			}
-			want = w
-		} else if err := json.Unmarshal([]byte(tt.body), want); err != nil {
+		if err := json.Unmarshal([]byte(tt.body), want); err != nil {
 			t.Fatal(err)
 		}
 		if !reflect.DeepEqual(got, want) {
@@ -112,7 +79,7 @@ func TestFastReadersGiveUpOnTruncation(t *testing.T) {
 		}
 	}
 	var req Request
-	if readRequest(nil, &req, "insecta") {
+	if readRequest(nil, &req) {
 		t.Error("readRequest reads an empty body")
 	}
 }
@@ -143,7 +110,7 @@ func TestFastReadersReadEveryDigit(t *testing.T) {
 		`{"players":[{"name":"Ana","board":[9,90,19,10,-9,-90,0.0,1.0,1.9,9.09,1.90,1e0,1e9,1e10,1e19,1E+0,9e-9,-0,-0.0,9.9e-99,0e0]}]}`,
 	} {
 		var got, want Request
-		if !readRequest([]byte(body), &got, "") {
+		if !readRequest([]byte(body), &got) {
 			t.Errorf("readRequest(%q) leaves it to JSON v2", body)
 			continue
 		}
@@ -181,7 +148,7 @@ func TestFastReaderValueEndsInput(t *testing.T) {
 func TestFastReadersGiveUpOnStrayBytes(t *testing.T) {
 	for _, s := range []string{"\x80", "An\x80a", "Ana\xbf", "\xc3", "Àn\x80"} {
 		var req Request
-		if body := `{"players":[{"name":"` + s + `"}]}`; readRequest([]byte(body), &req, "insecta") {
+		if body := `{"players":[{"name":"` + s + `"}]}`; readRequest([]byte(body), &req) {
 			t.Errorf("readRequest(%q) reads it; want it left to JSON v2", body)
 		}
 		var b insectaBoard

@@ -27,7 +27,7 @@ func TestFastReadersKnowTheirTypes(t *testing.T) {
 	}{
 		{"Request", reflect.TypeFor[Request](), func(raw []byte) (any, bool) {
 			var v Request
-			return &v, readRequest(raw, &v, "")
+			return &v, readRequest(raw, &v)
 		}},
 		{"insectaBoard", reflect.TypeFor[insectaBoard](), func(raw []byte) (any, bool) {
 			var v insectaBoard
@@ -113,7 +113,7 @@ func TestFastReadersGiveUp(t *testing.T) {
 		`{"players":[null]}`, `{"players":[{"name":7}]}`, `{"players":[{"name":"An`, `{"players":[{"name":"AnÀ`, `{"players":[{"name":nul`, `{"players":[{"name":"Ana","board":` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}]}`,
 	} {
 		var req Request
-		if readRequest([]byte(body), &req, "insecta") {
+		if readRequest([]byte(body), &req) {
 			t.Errorf("readRequest(%q) reads it; want it left to JSON v2", body)
 		}
 	}
@@ -147,7 +147,7 @@ func TestFastReadersRead(t *testing.T) {
 			continue
 		}
 		var req Request
-		if !readRequest([]byte(c.Body), &req, c.Game) {
+		if !readRequest([]byte(c.Body), &req) {
 			t.Errorf("%s: readRequest leaves it to JSON v2", c.Name)
 			continue
 		}
@@ -197,7 +197,7 @@ func TestFastReadersRead(t *testing.T) {
 		`{"players":[{"name":"Ana","board":{"x":` + strings.Repeat(`{"a":`, maxDepth-1) + `1` + strings.Repeat("}", maxDepth-1) + `}}]}`,
 	} {
 		var got, want Request
-		if !readRequest([]byte(body), &got, "") {
+		if !readRequest([]byte(body), &got) {
 			t.Errorf("readRequest(%q) leaves it to JSON v2", body)
 			continue
 		}
@@ -207,132 +207,6 @@ func TestFastReadersRead(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("readRequest(%q) = %+v, want %+v", body, got, want)
 		}
-	}
-}
-
-// TestAppendJSONAgrees wants AppendJSON to write every result the recorded
-// requests score, and results made to hold what needs escaping, as
-// json.Marshal does.
-func TestAppendJSONAgrees(t *testing.T) {
-	cases := recordedRequests(t)
-	scored := 0
-	for _, c := range cases {
-		if res, err := ScoreJSON(c.Game, []byte(c.Body)); err == nil {
-			scored++
-			checkAppendJSON(t, c.Name, res)
-		}
-	}
-	if scored < 100 {
-		t.Errorf("only %d recorded requests score", scored)
-	}
-	var every strings.Builder
-	for c := range 256 {
-		every.WriteByte(byte(c))
-	}
-	odd := "<b>&amp;</b> \u2028\u2029 \"q\" \\ \x7f é 🐞 \xff\xfe \xe2\x80 end" + every.String()
-	checkAppendJSON(t, "empty", &Result{})
-	checkAppendJSON(t, "empty lists", &Result{Winners: []int{}, Results: []PlayerResult{{Breakdown: []Line{{Sources: []Source{}}}, Tiebreaks: []Tiebreak{}, Warnings: []FieldError{}}}})
-	checkAppendJSON(t, "odd text", &Result{Game: odd, Complete: true, Winners: []int{0, -3, 1 << 40}, Tiebreak: odd, SoloRating: odd,
-		Results: []PlayerResult{{
-			Name: odd, Total: -7, Rank: 2, Winner: true, Entered: odd,
-			Breakdown: []Line{{Key: odd, Label: odd, Points: -1, Sources: []Source{{Pointer: odd, Points: -2, Label: odd}, {}}}, {}},
-			Tiebreaks: []Tiebreak{{Key: odd, Label: odd, Value: 9, Sources: []Source{}}, {Sources: nil}},
-			Warnings:  []FieldError{{Pointer: odd, Detail: odd}, {}, {Pointer: "/a", Detail: "d", Pointers: []string{"/a", odd}}},
-		}, {}}})
-}
-
-// checkAppendJSON wants res.AppendJSON to write what json.Marshal does.
-func checkAppendJSON(t testing.TB, name string, res *Result) {
-	t.Helper()
-	want, err := json.Marshal(res)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := res.AppendJSON([]byte("kept")); string(got) != "kept"+string(want) {
-		t.Errorf("%s: AppendJSON wrote\n%s\njson.Marshal writes\n%s", name, got[4:], want)
-	}
-}
-
-// TestReadRequestReadsInsectaBoards wants the request reader to decode
-// every Insecta board the board reader reads, in the request's own pass,
-// as the board reader does; to leave the others to the game (escapes, a
-// totals sheet, null, no board); and to read no board of another game.
-func TestReadRequestReadsInsectaBoards(t *testing.T) {
-	tiles := make([]string, 300) // more tiles than a block holds
-	for n := range tiles {
-		tiles[n] = fmt.Sprintf(`{"row":%d,"col":%d,"kind":"mail","points":%d,"scored":true}`, n/6, n%6, n%10+1)
-	}
-	many := `{"tiles":[` + strings.Join(tiles, ",") + `]}`
-	medals := `{"medals":[{"medal":"size:small","level":1},{"medal":"size:large","level":2},{"medal":"order:hemiptera"},{"medal":"institution:any","level":3}]}`
-	bodies := []string{
-		string(fourPlayerInsecta(t)),
-		`{"players":[{"name":"A","board":` + medals + `},{"name":"B","board":` + medals + `},{"name":"C","board":` + medals + `},{"name":"D","board":` + medals + `},{"name":"E","board":` + medals + `}]}`,
-		`{"players":[{"name":"A","board":` + many + `},{"board":` + medals + `,"name":"B"}]}`,
-		`{"players":[{"name":"A","board":{"researcher":"mary\u002dkingsley"}},{"name":"B","board":{"researcher":"mary-kingsley"}}]}`,
-		`{"players":[{"name":"A","board":{"totals":{"track":3}}},{"name":"B","board":null},{"name":"C"},{"name":"D","board":[]},{"name":"E","board":{}}]}`,
-	}
-	for _, c := range recordedRequests(t) {
-		if c.Game == "insecta" {
-			bodies = append(bodies, c.Body)
-		}
-	}
-	readBoards := 0
-	for _, body := range bodies {
-		var req Request
-		if !readRequest([]byte(body), &req, "insecta") {
-			continue
-		}
-		for i, p := range req.Players {
-			var want insectaBoard
-			readable := len(p.Board) > 0 && p.Board[0] == '{' && readInsectaBoard(p.Board, &want)
-			got, read := p.read.(*insectaBoard)
-			switch {
-			case read != readable:
-				t.Errorf("%.60s: player %d: read %v with the request, the board reader reads it: %v", body, i, read, readable)
-			case read && !reflect.DeepEqual(*got, want):
-				t.Errorf("%.60s: player %d: read %+v, the board reader reads %+v", body, i, *got, want)
-			case read:
-				readBoards++
-			}
-		}
-		for _, game := range []string{"", "insektenhotel"} {
-			var other Request
-			if !readRequest([]byte(body), &other, game) {
-				t.Errorf("%.60s: read for insecta, not for %q", body, game)
-			}
-			for i, p := range other.Players {
-				if p.read != nil {
-					t.Errorf("%.60s: player %d's board read for %q", body, i, game)
-				}
-			}
-		}
-	}
-	if readBoards < 100 {
-		t.Errorf("only %d boards read with their request", readBoards)
-	}
-	// A board that is not JSON leaves the whole request to JSON v2.
-	var req Request
-	if readRequest([]byte(`{"players":[{"name":"A","board":{"track":1,}}]}`), &req, "insecta") {
-		t.Error("a request with a broken board is read")
-	}
-}
-
-// TestReadRequestAllocates counts what reading the score endpoint's bench
-// request allocates: the copy of the body, the arena and its blocks (the
-// pointers' values, the tiles, the medals, the boards: the arena itself
-// stays on the stack) and the players,
-// and nothing for each tile or each board. The blocks are sized from the
-// body, so no tile outgrows them.
-func TestReadRequestAllocates(t *testing.T) {
-	body := fourPlayerInsecta(t)
-	allocs := testing.AllocsPerRun(20, func() {
-		var req Request
-		if !readRequest(body, &req, "insecta") {
-			t.Fatal("not read")
-		}
-	})
-	if allocs != 8 {
-		t.Errorf("reading a 4-player request allocates %v times, want 8", allocs)
 	}
 }
 
@@ -398,56 +272,6 @@ func TestTextStopsFindsTheFirstStop(t *testing.T) {
 				}
 				if got != want {
 					t.Fatalf("textStops(%q) marks byte %d first, want %d", word, got, want)
-				}
-			}
-		}
-	}
-}
-
-// TestJSONStopsFindsTheFirstStop holds jsonStops to jsonPlain as
-// TestTextStopsFindsTheFirstStop holds textStops to textStop, and
-// appendJSONString to json.Marshal with each byte that is not plain at
-// every place of strings of up to 20 bytes.
-func TestJSONStopsFindsTheFirstStop(t *testing.T) {
-	for at := range 8 {
-		for c := range 256 {
-			for d := range 256 {
-				var word [8]byte
-				for i := range word {
-					switch {
-					case i < at:
-						word[i] = 'a'
-					case i == at:
-						word[i] = byte(c)
-					default:
-						word[i] = byte(d)
-					}
-				}
-				want := 8
-				for i, b := range word {
-					if b >= utf8.RuneSelf || !jsonPlain[b] {
-						want = i
-						break
-					}
-				}
-				got := 8
-				if m := jsonStops(load64(string(word[:]), 0)); m != 0 {
-					got = bits.TrailingZeros64(m) / 8
-				}
-				if got != want {
-					t.Fatalf("jsonStops(%q) marks byte %d first, want %d", word, got, want)
-				}
-			}
-		}
-	}
-	for n := range 21 {
-		s := strings.Repeat("abcdefgh", 3)[:n]
-		for _, stop := range []string{"\"", "\\", "<", ">", "&", "\n", "\x01", "\x7f", "é", "\u2028", "\xff", "🐞"} {
-			for at := 0; at <= n; at++ {
-				text := s[:at] + stop + s[at:]
-				want, _ := json.Marshal(text)
-				if got := appendJSONString(nil, text); string(got) != string(want) {
-					t.Errorf("appendJSONString(%q) = %s, want %s", text, got, want)
 				}
 			}
 		}

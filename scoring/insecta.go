@@ -211,12 +211,6 @@ func (g insecta) Evaluate(players []PlayerInput, variants map[string]int) (*Eval
 	sheets := make([]*totalsSheet, len(players))
 	for i, p := range players {
 		base := boardPointer(i)
-		if read, isRead := p.read.(*insectaBoard); isRead {
-			// Read with the request: no totals sheet, and decoded.
-			boards[i], ok[i] = *read, true
-			boards[i].validate(base, &verr)
-			continue
-		}
 		if sheet, isTotals := decodeTotals(p.Board, base, "Insecta", insectaTotals, &verr); isTotals {
 			sheets[i] = sheet
 			insectaCheckTotals(sheet, base, oneFragment, &verr)

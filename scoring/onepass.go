@@ -41,11 +41,10 @@ func unmarshalOnePass(raw []byte, v any) bool {
 	return jsonv2.Unmarshal(raw, v, strictV2) == nil
 }
 
-// readScoreRequest is readRequest (fastjson.go), reading Insecta boards
-// into a (from scoreArena): a body it reads is valid JSON and valid text,
-// with no NUL, so nothing is left to check.
-func readScoreRequest(body []byte, req *Request, a *arena) bool {
-	if readRequestWith(body, req, a) {
+// readScoreRequest is readRequest (fastjson.go): a body it reads is valid
+// JSON and valid text, with no NUL, so nothing is left to check.
+func readScoreRequest(body []byte, req *Request) bool {
+	if readRequest(body, req) {
 		return true
 	}
 	*req = Request{}

@@ -7,12 +7,4 @@ func unmarshalOnePass([]byte, any) bool { return false }
 
 // readScoreRequest is the hand-written reader of onepass.go, which the
 // browser's engine goes without too.
-func readScoreRequest([]byte, *Request, *arena) bool { return false }
-
-// arena is where the server's reader decodes boards (fastjson.go); the
-// browser's engine has none.
-type arena struct{}
-
-func scoreArena(string) *arena { return nil }
-
-func (*arena) release() {}
+func readScoreRequest([]byte, *Request) bool { return false }

@@ -74,9 +74,6 @@ type Spec struct {
 type PlayerInput struct {
 	Name  string          `json:"name"`
 	Board json.RawMessage `json:"board"`
-	// read is Board as the score request's reader decoded it in the
-	// same pass (fastjson.go), or nil: the game decodes Board.
-	read any
 }
 
 // Request is a set of boards to score together, as at one table. It is
@@ -408,16 +405,13 @@ func Score(g Game, req Request) (*Result, error) {
 // given id, as POST /api/v1/games/{id}/score and the browser's engine do:
 // an unknown game is a 404 and a missing or malformed body a 400
 // (RequestError), wrong fields and broken rules a 422 (ValidationError).
-// The result keeps nothing of body, which the caller may reuse.
 func ScoreJSON(gameID string, body []byte) (*Result, error) {
 	g, err := Find(gameID)
 	if err != nil {
 		return nil, err
 	}
-	a := scoreArena(gameID)
-	defer a.release() // the request's boards, which nothing outlives
 	var req Request
-	if err := decodeScoreRequest(body, &req, a); err != nil {
+	if err := decodeScoreRequest(body, &req); err != nil {
 		return nil, err
 	}
 	return Score(g, req)

@@ -3,6 +3,7 @@ package scoring
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -82,5 +83,43 @@ func TestNameIndexFindsTheLastSameName(t *testing.T) {
 				t.Fatalf("player %d %q: got %d, %v, want %d, %v", i, name, j, dup, wantJ, wantDup)
 			}
 		}
+	}
+}
+
+// TestBoardPointer wants the pointers built once to be the ones built
+// for any other board.
+func TestBoardPointer(t *testing.T) {
+	for i := range len(boardPointers) + 3 {
+		if got, want := boardPointer(i), fmt.Sprintf("/players/%d/board", i); got != want {
+			t.Errorf("boardPointer(%d) = %q, want %q", i, got, want)
+		}
+	}
+}
+
+// TestSameName wants sameName to say what comparing NameKeys says, on
+// plain names and on names NameKey folds more than their case.
+func TestSameName(t *testing.T) {
+	names := []string{"Ana", "ana", "ANA", "Anna", "An a", "Ana\u200b", "Àna", "àna", "Ana Lisa", "Ana  Lisa", "ana lisa", "", "\u200b", "K", "\u212a", "k"}
+	for _, a := range names {
+		for _, b := range names {
+			want := NameKey(a) == NameKey(b)
+			if got := sameName(a, plainName(a), b, plainName(b)); got != want {
+				t.Errorf("sameName(%q, %q) = %v, NameKeys say %v", a, b, got, want)
+			}
+		}
+	}
+}
+
+// TestValidationErrorErr wants Err to be nil with no problem, and else the
+// problems as they are.
+func TestValidationErrorErr(t *testing.T) {
+	var verr ValidationError
+	if err := verr.Err(); err != nil {
+		t.Fatalf("no problem: %v", err)
+	}
+	verr.Add("/a", "one %d", 1)
+	err, ok := verr.Err().(*ValidationError)
+	if !ok || !reflect.DeepEqual(err.Errors, verr.Errors) {
+		t.Fatalf("Err() = %#v, want the problems %+v", err, verr.Errors)
 	}
 }
