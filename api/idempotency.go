@@ -73,12 +73,8 @@ func (s *server) idempotent(c *fiber.Ctx) error {
 	secret := sum([]byte("insectscore idempotent answer"), method, url, raw, auth, c.Body())
 	answer, err := s.store.BeginIdempotent(ctx, models.KeyClaim{Scope: scope, Fingerprint: fingerprint, Client: keyClient(s.clientIP(c)),
 		Now: s.cfg.Now(), TTL: s.cfg.IdempotencyTTL, Bounds: models.KeyBounds{PerClient: s.cfg.KeysPerClient, Overall: s.cfg.Keys}})
-	var full *models.KeyLimitError
-	switch {
-	case errors.Is(err, models.ErrInProgress):
+	if errors.Is(err, models.ErrInProgress) {
 		c.Set(fiber.HeaderRetryAfter, "1")
-	case errors.As(err, &full):
-		c.Set(fiber.HeaderRetryAfter, retryAfter(full.Wait))
 	}
 	if err != nil {
 		return err

@@ -87,6 +87,7 @@ func toProblem(err error, now time.Time) (problem, bool) {
 		ne *models.NotesError
 		re *models.Refusal
 		se *models.SetupError
+		ke *models.KeyLimitError
 	)
 	switch {
 	case errors.Is(err, models.ErrUnavailable):
@@ -122,13 +123,13 @@ func toProblem(err error, now time.Time) (problem, bool) {
 		p := newProblem(fiber.StatusConflict, "a request with this Idempotency-Key is still running: try again in a moment", nil)
 		p.Type = "/api/problems/in-progress"
 		return p, true
-	case errors.As(err, new(*models.KeyLimitError)):
-		var full *models.KeyLimitError
-		errors.As(err, &full)
-		if full.Client {
-			return newProblem(fiber.StatusTooManyRequests, "too many writes from your address are kept to be retried: try again later", nil), true
+	case errors.As(err, &ke):
+		p := newProblem(fiber.StatusTooManyRequests, "the server keeps as many writes to be retried as it can: try again later", nil)
+		if ke.Client {
+			p = newProblem(fiber.StatusTooManyRequests, "too many writes from your address are kept to be retried: try again later", nil)
 		}
-		return newProblem(fiber.StatusTooManyRequests, "the server keeps as many writes to be retried as it can: try again later", nil), true
+		p.retryAfter = retryAfter(ke.Wait)
+		return p, true
 	case errors.Is(err, models.ErrKeyReused):
 		return newProblem(fiber.StatusUnprocessableEntity, "this Idempotency-Key was already used for a different request", nil), true
 	case errors.As(err, new(*models.UnsentError)):
