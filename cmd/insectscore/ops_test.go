@@ -57,8 +57,16 @@ func startMain(t *testing.T, dir string, env []string, args ...string) *child {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return startMainWith(t, exe, dir, nil, env, args...)
+}
+
+// startMainWith is startMain for the binary exe, run with attr (nil: as
+// the test runs).
+func startMainWith(t *testing.T, exe, dir string, attr *syscall.SysProcAttr, env []string, args ...string) *child {
+	t.Helper()
 	cmd := exec.Command(exe, args...)
 	cmd.Dir = dir
+	cmd.SysProcAttr = attr
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "INSECTSCORE_") {
 			cmd.Env = append(cmd.Env, kv)

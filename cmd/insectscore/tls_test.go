@@ -17,7 +17,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -605,32 +604,6 @@ func startUnprivileged(t *testing.T, dir string, args ...string) *child {
 	if err := os.Chown(dir, nobody, nobody); err != nil {
 		t.Fatal(err)
 	}
-	c := startMainWith(t, copyExe, dir, &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}, args...)
-	return c
-}
-
-// startMainWith is startMain for the binary exe, with attr.
-func startMainWith(t *testing.T, exe, dir string, attr *syscall.SysProcAttr, args ...string) *child {
-	t.Helper()
-	cmd := exec.Command(exe, args...)
-	cmd.Dir = dir
-	cmd.SysProcAttr = attr
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "INSECTSCORE_") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	cmd.Env = append(cmd.Env, "INSECTSCORE_TEST_MAIN=1")
-	c := &child{cmd: cmd, stderr: &syncBuffer{}}
-	cmd.Stderr = c.stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			cmd.Process.Kill()
-			cmd.Wait()
-		}
-	})
+	c := startMainWith(t, copyExe, dir, &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}, nil, args...)
 	return c
 }
