@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -179,7 +178,7 @@ func (s *server) findGroup(c *fiber.Ctx) (*models.Group, error) {
 	id := groupParam(c)
 	g, err := s.store.FindGroup(c.UserContext(), id)
 	if errors.Is(err, models.ErrNotFound) {
-		return nil, fmt.Errorf("%w: no group %q; open its invite link again", models.ErrNotFound, id)
+		return nil, &models.NotFoundError{Message: say("no group %q; open its invite link again", id)}
 	}
 	return g, err
 }

@@ -46,6 +46,10 @@ func TestLocalizedAnswers(t *testing.T) {
 	}
 	lang := func(l string) map[string]string { return map[string]string{"Accept-Language": l} }
 	play := logTestPlay(t, app, "default", playBody("insectarium", time.Time{}, day(2, 21, 0), seat{"Ana", wildBoard(5)}, seat{"Ben", wildBoard(5)}))
+	// Totals sheets without the tiebreak: each board has a warning, and
+	// the two share the victory.
+	sheets := logTestPlay(t, app, "default", playBody("insectarium", time.Time{}, day(2, 22, 0),
+		seat{"Ana", `{"totals": {"rows": 5}}`}, seat{"Ben", `{"totals": {"rows": 5}}`}))
 	badCard := `{"players":[{"name":"Ana","board":{"grid":[[{"color":"purple","insect":"moth","points":3,"tools":[]}]]}}]}`
 	runScenarios(t, app, []scenario{
 		{name: "the games in German: names as printed", method: "GET", path: "/api/v1/games", header: lang("de-AT,de;q=0.9,en;q=0.8"), status: 200,
@@ -102,6 +106,15 @@ func TestLocalizedAnswers(t *testing.T) {
 				"/standings/results/1/tiebreaks/0/label": "Präparierwerkzeuge",
 				"/standings/tiebreak":                    "Ana und Ben teilen sich den Sieg: gleichauf bei 5 Punkten und bei jeder Gleichstandsregel"},
 			wantHeader: map[string]string{"Content-Language": "de"}},
+		{name: "a stored play's warnings and tie in Spanish", method: "GET", path: "/api/v1/plays/" + sheets, header: lang("es"), status: 200,
+			want: map[string]any{"/standings/results/0/warnings/0/detail": "no se ha introducido herramientas de exposición: cuenta como 0 en el desempate",
+				"/standings/results/1/warnings/0/pointer": "/players/1/board/totals/displayTools",
+				"/standings/tiebreak":                     "Ana y Ben comparten la victoria: empatados a 5 puntos y en todos los desempates"}},
+		{name: "a stored play's warnings in German", method: "GET", path: "/api/v1/plays/" + sheets, header: lang("de"), status: 200,
+			want: map[string]any{"/standings/results/1/warnings/0/detail": "Keine Angabe für Präparierwerkzeuge: zählt für die Gleichstandsregel als 0"}},
+		{name: "the stored play in English, as stored", method: "GET", path: "/api/v1/plays/" + sheets, status: 200,
+			want: map[string]any{"/standings/results/0/warnings/0/detail": "no display tools entered: counted as 0 for the tiebreak",
+				"/standings/tiebreak": "Ana and Ben share the victory: level on 5 points and on every tiebreak"}},
 		{name: "the same play in English", method: "GET", path: "/api/v1/plays/" + play, status: 200,
 			want: map[string]any{"/results/0/breakdown/0/label": "Rows",
 				"/standings/tiebreak": "Ana and Ben share the victory: level on 5 points and on every tiebreak"}},

@@ -3,7 +3,6 @@ package api
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"flag"
 	"go/ast"
 	"go/parser"
@@ -28,12 +27,12 @@ const enCatalog = "../pwa/assets/i18n/en.json"
 
 // messageArgs are the functions that take a message of the server's own,
 // and the index of its English text among their arguments.
-var messageArgs = map[string]int{"errorf": 1, "newProblem": 1, "newProblemf": 2}
+var messageArgs = map[string]int{"errorf": 1, "say": 0}
 
 // storeMessageArgs are the functions of the store (models) that take a
 // sentence for the user, which the API writes in the client's language
-// (models.Message), and the index of its English format.
-var storeMessageArgs = map[string]int{"messagef": 0, "refuse": 1, "textErrorf": 0, "conflictf": 1, "badImport": 0, "badImportAt": 1}
+// (a scoring.Message keyed "api."), and the index of its English format.
+var storeMessageArgs = map[string]int{"messagef": 0, "refuse": 1, "textErrorf": 0, "conflictf": 1, "badImport": 0, "badImportAt": 1, "notFound": 0}
 
 // sourceMessages adds to out the string literals given, in the non-test
 // Go files of dir, as argument i of a function funcs[name] = i, keyed
@@ -147,11 +146,6 @@ func serverMessages(t *testing.T) map[string]string {
 			}
 		}
 	})
-	// Messages passed on as text, which Catalog reads back by format.
-	passedOn := []string{notFoundDetail(errors.New("")), "%q is already at this table"}
-	for _, m := range append(storeReasons, passedOn...) {
-		out["api."+m] = m
-	}
 	// The store's sentences, and the words they take.
 	sourceMessages(t, "../models", storeMessageArgs, out)
 	for _, w := range []string{"play", "player"} {
@@ -160,13 +154,11 @@ func serverMessages(t *testing.T) map[string]string {
 	// The title of every error status a problem can have.
 	for code := 400; code < 600; code++ {
 		if utils.StatusMessage(code) != "" {
-			out["status."+strconv.Itoa(code)] = newProblem(code, "", nil).Title
+			out["status."+strconv.Itoa(code)] = plainProblem(code, "", nil).Title
 		}
 	}
 	// The seats of phones with unsent changes: "Ana's and Ben's".
-	for _, m := range []string{"%s's phone has changes it has not sent yet", "%s phones have changes they have not sent yet", "%s's"} {
-		out["api."+m] = m
-	}
+	out["api.%s's"] = "%s's"
 	out["api.word.and"] = "and"
 	for _, g := range []string{"insectarium", "insecta", "insektenhotel", ""} {
 		w := models.EndCondition(g)

@@ -157,8 +157,8 @@ func (s *server) renamePlayer(c *fiber.Ctx) error {
 		return err
 	}
 	req.Name = models.CleanName(req.Name)
-	if msg := scoring.NameProblem(strings.TrimSpace(req.Name)); msg != "" {
-		return &scoring.ValidationError{Errors: []scoring.FieldError{{Pointer: "/name", Detail: msg}}}
+	if msg := scoring.NameProblem(strings.TrimSpace(req.Name)); !msg.IsZero() {
+		return &scoring.ValidationError{Errors: []scoring.FieldError{scoring.FieldErrorOf("/name", msg)}}
 	}
 	_, ans, err := s.store.Rename(c.UserContext(), queryGroup(c), c.Params("id"), req.Name,
 		reply(c, fiber.StatusOK, func(p *models.Player) any { return playerRef{ID: p.ID, Name: p.Name} }))
@@ -176,14 +176,14 @@ func (s *server) mergePlayers(c *fiber.Ctx) error {
 		return err
 	}
 	if strings.TrimSpace(req.Into) == "" {
-		return &scoring.ValidationError{Errors: []scoring.FieldError{{Pointer: "/into", Detail: "name the player to merge into"}}}
+		return &scoring.ValidationError{Errors: []scoring.FieldError{scoring.FieldErrorOf("/into", say("name the player to merge into"))}}
 	}
 	group := queryGroup(c)
 	_, ans, err := s.store.Merge(c.UserContext(), group, c.Params("id"), req.Into,
 		reply(c, fiber.StatusOK, func(st *models.PlayerStats) any { return statsView(st) }))
 	if ce := (*models.ConflictError)(nil); errors.As(err, &ce) {
 		// A refused merge is no occasion to offer a merge: drop mergeInto.
-		return &models.ConflictError{Reason: ce.Reason}
+		return &models.ConflictError{Message: ce.Message}
 	}
 	if err != nil {
 		return err

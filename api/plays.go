@@ -86,6 +86,9 @@ type playDetail struct {
 	// Standings is the scored result as recorded: tiebreaks, warnings,
 	// the tie sentence and the solo rating.
 	Standings json.RawMessage `json:"standings"`
+	// messages are the standings' warnings and tie sentence by key, to
+	// write them in the client's language; never sent.
+	messages scoring.ResultMessages
 	playNotes
 	Links playLinks `json:"links"`
 }
@@ -282,7 +285,7 @@ func summaries(plays []models.PlaySummary) []playSummary {
 
 func detail(p *models.Play) playDetail {
 	out := playDetail{ID: p.ID, Game: p.Game, FinishedAt: p.FinishedAt, Variants: p.Variants,
-		TableCode: p.TableCode, Results: make([]playerDetail, len(p.Players)), Standings: p.Standings,
+		TableCode: p.TableCode, Results: make([]playerDetail, len(p.Players)), Standings: p.Standings, messages: p.Messages,
 		playNotes: notesOf(p.PlayNotes)}
 	if d := p.Duration(); d > 0 && !p.StartedAt.Before(earliestPlay) {
 		started, secs := p.StartedAt, int64(d/time.Second)
@@ -323,6 +326,7 @@ func (d playDetail) in(cat scoring.Catalog) playDetail {
 	}
 	var res scoring.Result
 	if json.Unmarshal(d.Standings, &res) == nil && res.Game != "" {
+		res.SetMessages(d.messages)
 		if b, err := json.Marshal(cat.Result(&res)); err == nil {
 			d.Standings = b
 		}

@@ -2,9 +2,7 @@ package api
 
 import (
 	"errors"
-	"fmt"
 	"log/slog"
-	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -30,34 +28,35 @@ type problem struct {
 	retryAfter string
 	// authenticate, when set, is sent as the WWW-Authenticate header.
 	authenticate string
-	// format and args are Detail's English fmt format and arguments,
-	// when it has any, so that it can be sent in another language
-	// (catalog key "api." + format); a detail without them is keyed by
-	// itself.
-	format string
-	args   []any
-	// localized, when set, is Detail and Errors in another language: a
-	// problem the store said in sentences of its own (models.Message).
+	// msg is Detail as a message, written in the client's language when
+	// the problem is answered. A detail without one (a problem of Fiber's
+	// own) is sent as it is.
+	msg scoring.Message
+	// localized, when set, is Detail and Errors in another language: an
+	// import refused, whose reason names its first error.
 	localized func(scoring.Catalog) (string, []scoring.FieldError)
+}
+
+// say is the server's message of format and args: its catalog key is
+// "api." + format.
+func say(format string, args ...any) scoring.Message {
+	return scoring.Say("api.", format, args...)
 }
 
 // httpError is an error a handler returns when it knows the status to send.
 type httpError struct {
 	status int
-	detail string
+	msg    scoring.Message
 	errors []scoring.FieldError
-	// format and args make detail, as for problem.
-	format string
-	args   []any
 }
 
-func (e *httpError) Error() string { return e.detail }
+func (e *httpError) Error() string { return e.msg.String() }
 
 // errorf makes an httpError with a plain-words detail, from an English
 // fmt format that is also the detail's key in the catalogs ("api." +
 // format).
 func errorf(status int, format string, args ...any) error {
-	return &httpError{status: status, detail: fmt.Sprintf(format, args...), format: format, args: args}
+	return &httpError{status: status, msg: say(format, args...)}
 }
 
 // refusalStatus is the status of each kind of the store's refusals.
@@ -85,6 +84,7 @@ func toProblem(err error, now time.Time) (problem, bool) {
 		ce *models.ConflictError
 		ie *models.ImportError
 		ne *models.NotesError
+		nf *models.NotFoundError
 		re *models.Refusal
 		se *models.SetupError
 		ke *models.KeyLimitError
@@ -93,68 +93,60 @@ func toProblem(err error, now time.Time) (problem, bool) {
 	case errors.Is(err, models.ErrUnavailable):
 		return unavailableProblem(err), true
 	case errors.As(err, &ve):
-		p := newProblemf(fiber.StatusConflict, nil, "the table changed meanwhile: it is at version %d now; reload and try again", ve.Current)
+		p := newProblem(fiber.StatusConflict, say("the table changed meanwhile: it is at version %d now; reload and try again", ve.Current), nil)
 		p.CurrentVersion = &ve.Current
 		return p, true
+	case errors.As(err, &nf):
+		return newProblem(fiber.StatusNotFound, nf.Message, nil), true
 	case errors.Is(err, models.ErrNotFound):
-		return newProblem(fiber.StatusNotFound, notFoundDetail(err), nil), true
+		return newProblem(fiber.StatusNotFound, say("there is no such table or seat; check the code"), nil), true
 	case errors.As(err, &ce):
-		p := newProblem(fiber.StatusConflict, ce.Reason, nil)
+		p := newProblem(fiber.StatusConflict, ce.Message, nil)
 		p.MergeInto = ce.PlayerID
-		if ce.Format != "" {
-			p.localized = func(cat scoring.Catalog) (string, []scoring.FieldError) { return ce.In(cat), nil }
-		}
 		return p, true
 	case errors.Is(err, models.ErrBadCursor):
-		return newProblem(fiber.StatusBadRequest, "the cursor is not one this list handed out; start again from the first page", nil), true
+		return newProblem(fiber.StatusBadRequest, say("the cursor is not one this list handed out; start again from the first page"), nil), true
 	case errors.As(err, &ie):
-		p := newProblem(fiber.StatusUnprocessableEntity, ie.Reason, ie.Errors)
+		p := plainProblem(fiber.StatusUnprocessableEntity, ie.Reason, ie.Errors)
 		p.localized = ie.In
 		return p, true
 	case errors.Is(err, models.ErrBadName):
-		return newProblem(fiber.StatusUnprocessableEntity, "a name needs a letter or a sign that shows, and no NUL character", nil), true
+		return newProblem(fiber.StatusUnprocessableEntity, say("a name needs a letter or a sign that shows, and no NUL character"), nil), true
 	case errors.As(err, &ne):
-		p := newProblem(fiber.StatusUnprocessableEntity, ne.String(), nil)
-		p.localized = func(cat scoring.Catalog) (string, []scoring.FieldError) { return ne.In(cat), nil }
-		return p, true
+		return newProblem(fiber.StatusUnprocessableEntity, ne.Message, nil), true
 	case errors.Is(err, models.ErrBadImport):
-		return newProblem(fiber.StatusUnprocessableEntity, "this file cannot be imported", nil), true
+		return newProblem(fiber.StatusUnprocessableEntity, say("this file cannot be imported"), nil), true
 	case errors.Is(err, models.ErrInProgress):
-		p := newProblem(fiber.StatusConflict, "a request with this Idempotency-Key is still running: try again in a moment", nil)
+		p := newProblem(fiber.StatusConflict, say("a request with this Idempotency-Key is still running: try again in a moment"), nil)
 		p.Type = "/api/problems/in-progress"
 		return p, true
 	case errors.As(err, &ke):
-		p := newProblem(fiber.StatusTooManyRequests, "the server keeps as many writes to be retried as it can: try again later", nil)
+		p := newProblem(fiber.StatusTooManyRequests, say("the server keeps as many writes to be retried as it can: try again later"), nil)
 		if ke.Client {
-			p = newProblem(fiber.StatusTooManyRequests, "too many writes from your address are kept to be retried: try again later", nil)
+			p = newProblem(fiber.StatusTooManyRequests, say("too many writes from your address are kept to be retried: try again later"), nil)
 		}
 		p.retryAfter = retryAfter(ke.Wait)
 		return p, true
 	case errors.Is(err, models.ErrKeyReused):
-		return newProblem(fiber.StatusUnprocessableEntity, "this Idempotency-Key was already used for a different request", nil), true
+		return newProblem(fiber.StatusUnprocessableEntity, say("this Idempotency-Key was already used for a different request"), nil), true
 	case errors.As(err, new(*models.UnsentError)):
 		return unsentProblem(err, now), true
 	case errors.As(err, &re):
-		p := newProblem(refusalStatus[re.Kind], re.String(), nil)
-		p.format, p.args = re.Format, re.Args
+		p := newProblem(refusalStatus[re.Kind], re.Message, nil)
 		if re.Kind == models.RefusedToken {
 			p.authenticate = `Bearer realm="insectscore", error="invalid_token"`
 		}
 		return p, true
 	case errors.As(err, &se):
-		p := newProblem(fiber.StatusUnprocessableEntity, se.Error(), se.Errors)
-		p.format = se.Error()
-		return p, true
+		return newProblem(fiber.StatusUnprocessableEntity, se.Message(), se.Errors), true
 	case errors.Is(err, models.ErrFinished):
-		return newProblem(fiber.StatusConflict, "this table is finished: its boards can no longer change", nil), true
+		return newProblem(fiber.StatusConflict, say("this table is finished: its boards can no longer change"), nil), true
 	case errors.Is(err, models.ErrConflict):
-		return newProblem(fiber.StatusConflict, "that was already done: the seat is claimed or the name is taken", nil), true
+		return newProblem(fiber.StatusConflict, say("that was already done: the seat is claimed or the name is taken"), nil), true
 	case errors.As(err, &he):
-		p := newProblem(he.status, he.detail, he.errors)
-		p.format, p.args = he.format, he.args
-		return p, true
+		return newProblem(he.status, he.msg, he.errors), true
 	case errors.As(err, &fe):
-		return newProblem(fe.Code, fe.Message, nil), true
+		return plainProblem(fe.Code, fe.Message, nil), true
 	}
 	p, known := scoring.ProblemOf(err)
 	return problem{Problem: p}, known
@@ -167,35 +159,18 @@ const unavailableRetry = "2"
 // unavailableProblem is the 503 for a database that cannot serve now:
 // locked by another program past the busy timeout, or read-only.
 func unavailableProblem(err error) problem {
-	detail := "the database is busy (another program holds its lock): try again in a moment"
+	msg := say("the database is busy (another program holds its lock): try again in a moment")
 	switch {
 	case errors.Is(err, models.ErrImporting):
-		detail = "this group is being imported: try again in a moment"
+		msg = say("this group is being imported: try again in a moment")
 	case errors.Is(err, models.ErrReadOnly):
-		detail = "the database is read-only at the moment: nothing can be saved; try again later"
+		msg = say("the database is read-only at the moment: nothing can be saved; try again later")
 	case errors.Is(err, models.ErrDiskFull):
-		detail = "the server's disk is full: nothing new can be saved until room is made; try again later"
+		msg = say("the server's disk is full: nothing new can be saved until room is made; try again later")
 	}
-	p := newProblem(fiber.StatusServiceUnavailable, detail, nil)
+	p := newProblem(fiber.StatusServiceUnavailable, msg, nil)
 	p.Type = "/api/problems/unavailable"
 	p.retryAfter = unavailableRetry
-	return p
-}
-
-// notFoundDetail is the store's reason when it gave one ("no play "x" in
-// this group"); a bare ErrNotFound comes from a table code or seat.
-func notFoundDetail(err error) string {
-	if reason, ok := strings.CutPrefix(err.Error(), models.ErrNotFound.Error()+": "); ok {
-		return reason
-	}
-	return "there is no such table or seat; check the code"
-}
-
-// newProblemf is newProblem with a detail made from an English fmt
-// format, which is also its key in the catalogs.
-func newProblemf(status int, fields []scoring.FieldError, format string, args ...any) problem {
-	p := newProblem(status, fmt.Sprintf(format, args...), fields)
-	p.format, p.args = format, args
 	return p
 }
 
@@ -222,41 +197,22 @@ func (p problem) in(cat scoring.Catalog, err error) problem {
 		}
 	}
 	p.Errors = cat.FieldErrors(p.Errors)
-	switch format, args := storeReason(p.Detail); {
-	case p.format != "":
-		p.Detail = cat.Format("api.", p.format, p.args...)
-	case format != "":
-		p.Detail = cat.Format("api.", format, args...)
-	default:
-		p.Detail = cat.Text("api."+p.Detail, p.Detail)
+	if !p.msg.IsZero() {
+		p.Detail = p.msg.In(cat)
 	}
 	return p
 }
 
-// storeReasons are the formats of the store's reasons that name a value
-// (models: not found, a name taken). The store hands them over written
-// out; storeReason finds which one wrote a reason, so that it can be
-// written again in another language.
-var storeReasons = []string{
-	"no group %q",
-	"no player %q in this group",
-	"no play %q in this group",
+// newProblem is the problem of status whose detail is msg.
+func newProblem(status int, msg scoring.Message, fields []scoring.FieldError) problem {
+	p := plainProblem(status, msg.String(), fields)
+	p.msg = msg
+	return p
 }
 
-// storeReason is the format and value of a reason one of storeReasons
-// wrote, or "" when none did: the value read back must write the same
-// reason again.
-func storeReason(reason string) (string, []any) {
-	for _, format := range storeReasons {
-		var v string
-		if n, err := fmt.Sscanf(reason, format, &v); err == nil && n == 1 && fmt.Sprintf(format, v) == reason {
-			return format, []any{v}
-		}
-	}
-	return "", nil
-}
-
-func newProblem(status int, detail string, fields []scoring.FieldError) problem {
+// plainProblem is the problem of status whose detail is not a message of
+// the server's: it is sent as it is, unless the problem is localized.
+func plainProblem(status int, detail string, fields []scoring.FieldError) problem {
 	p := scoring.NewProblem(status, detail, fields)
 	if typ, ok := problemTypes[status]; ok {
 		p.Type = typ

@@ -124,17 +124,17 @@ type unsentSeat struct {
 	Sync syncView `json:"sync"`
 }
 
-// unsentIn names the seats of an *models.UnsentError in cat's language
-// (nil: English): "Ben's phone has changes it has not sent yet".
-func unsentIn(e *models.UnsentError, cat scoring.Catalog) string {
+// unsentMessage names the seats of an *models.UnsentError: "Ben's phone
+// has changes it has not sent yet".
+func unsentMessage(e *models.UnsentError) scoring.Message {
 	names := make([]string, len(e.Seats))
 	for i, st := range e.Seats {
 		names[i] = st.Name
 	}
 	if len(names) == 1 {
-		return cat.Format("api.", "%s's phone has changes it has not sent yet", names[0])
+		return say("%s's phone has changes it has not sent yet", names[0])
 	}
-	return cat.Format("api.", "%s phones have changes they have not sent yet", nameList{names: names, each: "%s's"})
+	return say("%s phones have changes they have not sent yet", nameList{names: names, each: "%s's"})
 }
 
 // nameList is names for a sentence, "Ana's, Ben's and Cleo's": each
@@ -150,7 +150,7 @@ func (l nameList) String() string { return l.In(nil) }
 func (l nameList) In(cat scoring.Catalog) string {
 	out := make([]string, len(l.names))
 	for i, n := range l.names {
-		out[i] = cat.Format("api.", l.each, n)
+		out[i] = say(l.each, n).In(cat)
 	}
 	last := len(out) - 1
 	if last == 0 {
@@ -163,11 +163,10 @@ func (l nameList) In(cat scoring.Catalog) string {
 func unsentProblem(err error, now time.Time) problem {
 	var ue *models.UnsentError
 	errors.As(err, &ue)
-	p := newProblem(fiber.StatusConflict, unsentIn(ue, nil), nil)
+	p := newProblem(fiber.StatusConflict, unsentMessage(ue), nil)
 	p.Type = "/api/problems/unsent-changes"
 	for _, st := range ue.Seats {
 		p.Seats = append(p.Seats, unsentSeat{Seat: st.Seat, Name: st.Name, Sync: syncOf(st.Sync, now)})
 	}
-	p.localized = func(cat scoring.Catalog) (string, []scoring.FieldError) { return unsentIn(ue, cat), nil }
 	return p
 }

@@ -132,9 +132,9 @@ func TestUnsentDetail(t *testing.T) {
 		{seats("Ana", "Ben", "Cleo"), "Die Handys von Ana, Ben und Cleo haben noch nicht gesendete Änderungen", "de"},
 		{seats("Ana", "Ben", "Cleo"), "los móviles de Ana, Ben y Cleo tienen cambios que aún no han enviado", "es"},
 	} {
-		got := unsentIn(tt.err, catalogFor(tt.lang))
-		if tt.lang == "en" && unsentIn(tt.err, nil) != got {
-			t.Errorf("in no language %q, but in English %q", unsentIn(tt.err, nil), got)
+		got := unsentMessage(tt.err).In(catalogFor(tt.lang))
+		if tt.lang == "en" && unsentMessage(tt.err).String() != got {
+			t.Errorf("in no language %q, but in English %q", unsentMessage(tt.err).String(), got)
 		}
 		if got != tt.want {
 			t.Errorf("detail in %s %q, want %q", tt.lang, got, tt.want)

@@ -88,7 +88,7 @@ func (s *server) createTable(c *fiber.Ctx) error {
 			return s.created(c, st)
 		}))
 	if errors.Is(err, models.ErrNotFound) {
-		return &scoring.ValidationError{Errors: []scoring.FieldError{{Pointer: "/group", Detail: "there is no such group; open its invite link again"}}}
+		return &scoring.ValidationError{Errors: []scoring.FieldError{scoring.FieldErrorOf("/group", say("there is no such group; open its invite link again"))}}
 	}
 	if err != nil {
 		return err

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"gorm.io/gorm"
+
+	"insectscore/scoring"
 )
 
 // Changes. Every change a request asks for (a table's create, join, claim,
@@ -21,7 +23,7 @@ import (
 // the catalogs as the API's own messages are).
 type Refusal struct {
 	Kind RefusalKind
-	Message
+	scoring.Message
 }
 
 // RefusalKind is what a Refusal means to the asker.

@@ -345,7 +345,7 @@ func TestImportRefuses(t *testing.T) {
 			_, err := src.ImportGroup(ctx, tt.data)
 			if tt.clash {
 				var ce *ConflictError
-				if !errors.As(err, &ce) || !strings.Contains(ce.Reason, tt.want) {
+				if !errors.As(err, &ce) || !strings.Contains(ce.String(), tt.want) {
 					t.Errorf("ImportGroup: err = %v, want a *ConflictError saying %q", err, tt.want)
 				}
 			} else {

@@ -3,7 +3,6 @@ package models
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"gorm.io/gorm"
@@ -112,13 +111,13 @@ func groupOrDefault(id string) string {
 // SQLite's single writer serialises the transactions already.
 func lockGroup(tx *gorm.DB, id string) error {
 	if !validID(id) {
-		return fmt.Errorf("%w: no group %q", ErrNotFound, id)
+		return notFound("no group %q", id)
 	}
 	var row groupRow
 	err := tx.Clauses(clause.Locking{Strength: clause.LockingStrengthUpdate}).Select("id", "importing_until").Where("id = ?", id).Take(&row).Error
 	switch {
 	case errors.Is(err, gorm.ErrRecordNotFound):
-		return fmt.Errorf("%w: no group %q", ErrNotFound, id)
+		return notFound("no group %q", id)
 	case err == nil && row.ImportingUntil != nil:
 		return ErrImporting
 	}
@@ -130,7 +129,7 @@ func lockGroup(tx *gorm.DB, id string) error {
 // unknown group is an error, not an empty history.
 func groupExists(tx *gorm.DB, id string) error {
 	if !validID(id) {
-		return fmt.Errorf("%w: no group %q", ErrNotFound, id)
+		return notFound("no group %q", id)
 	}
 	var rows []groupRow
 	if err := tx.Select("id", "importing_until").Where("id = ?", id).Limit(1).Find(&rows).Error; err != nil {
@@ -138,7 +137,7 @@ func groupExists(tx *gorm.DB, id string) error {
 	}
 	switch {
 	case len(rows) == 0:
-		return fmt.Errorf("%w: no group %q", ErrNotFound, id)
+		return notFound("no group %q", id)
 	case rows[0].ImportingUntil != nil:
 		return ErrImporting
 	}

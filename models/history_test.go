@@ -461,7 +461,7 @@ func TestRenamePlayer(t *testing.T) {
 
 		_, err = s.RenamePlayer(ctx, DefaultGroup, ana, " ben")
 		var conflict *ConflictError
-		if !errors.As(err, &conflict) || !errors.Is(err, ErrConflict) || conflict.PlayerID != ben || !strings.Contains(conflict.Reason, "merge") {
+		if !errors.As(err, &conflict) || !errors.Is(err, ErrConflict) || conflict.PlayerID != ben || !strings.Contains(conflict.String(), "merge") {
 			t.Errorf("rename to another player's name: err = %v, want a *ConflictError naming Ben and suggesting a merge", err)
 		}
 		_, err = s.RenamePlayer(ctx, DefaultGroup, "nosuchplayer", "Zed")
@@ -530,7 +530,7 @@ func TestMergePlayers(t *testing.T) {
 		dan, dana := playerID(t, s, DefaultGroup, "Dan"), playerID(t, s, DefaultGroup, "Dana")
 		err = s.MergePlayers(ctx, DefaultGroup, dana, dan)
 		var conflict *ConflictError
-		if !errors.As(err, &conflict) || !strings.Contains(conflict.Reason, "both played") {
+		if !errors.As(err, &conflict) || !strings.Contains(conflict.String(), "both played") {
 			t.Errorf("merge of two who played together: err = %v, want a *ConflictError saying they both played", err)
 		}
 		if _, err := s.PlayerStats(ctx, DefaultGroup, dana); err != nil {
@@ -586,7 +586,7 @@ func TestFinishTablesUpdateLeaderboard(t *testing.T) {
 				{Seat: 1, PlayerID: playerID(t, s, DefaultGroup, "Ben"), Player: "Ben", NameAsEntered: "Ben", Total: 10, Rank: 2,
 					Breakdown: res.Results[1].Breakdown, Board: sheet("insectarium", 10)},
 			},
-			Standings: marshal(t, res)}
+			Standings: marshal(t, res), Messages: res.Messages()}
 		if !reflect.DeepEqual(play, wantPlay) {
 			t.Errorf("FindPlay:\n got %+v\nwant %+v", play, wantPlay)
 		}

@@ -46,7 +46,7 @@ type ImportError struct {
 	// reason is the reason of a file wrong as a whole (no Errors), or the
 	// detail of Errors[0] when it is the store's own (else the rules' own,
 	// which keeps its format).
-	reason Message
+	reason scoring.Message
 }
 
 func (e *ImportError) Error() string { return e.Reason }
@@ -63,7 +63,7 @@ func (e *ImportError) In(cat scoring.Catalog) (string, []scoring.FieldError) {
 		return e.reason.In(cat), nil
 	}
 	errs := cat.FieldErrors(e.Errors)
-	if e.reason.Format != "" {
+	if !e.reason.IsZero() {
 		errs[0].Detail = e.reason.In(cat)
 	}
 	return importReason(errs).In(cat), errs
@@ -71,7 +71,7 @@ func (e *ImportError) In(cat scoring.Catalog) (string, []scoring.FieldError) {
 
 // importReason is the reason of an import refused at errs: the first of
 // them, and how many more there are.
-func importReason(errs []scoring.FieldError) Message {
+func importReason(errs []scoring.FieldError) scoring.Message {
 	if len(errs) > 1 {
 		return messagef("the file cannot be imported: at %s: %s (and %d more)", errs[0].Pointer, errs[0].Detail, len(errs)-1)
 	}
@@ -100,7 +100,7 @@ func nameReason(err error) any {
 // badImportAt is an ImportError at one place of the file.
 func badImportAt(pointer, format string, args ...any) error {
 	m := messagef(format, args...)
-	errs := []scoring.FieldError{{Pointer: pointer, Detail: m.String()}}
+	errs := []scoring.FieldError{scoring.FieldErrorOf(pointer, m)}
 	return &ImportError{Reason: importReason(errs).String(), Errors: errs, reason: m}
 }
 
@@ -544,7 +544,7 @@ func importPlayRows(at, group string, p exportPlay, ids fileIDs) (importPlay, er
 		inPlay[pp.PlayerID] = true
 		if err := scoring.CheckText(pp.Board); err != nil {
 			p, _ := scoring.ProblemOf(err)
-			fe := p.Errors[0] // a copy keeps the rules' format
+			fe := p.Errors[0] // a copy keeps the rules' message
 			fe.Pointer = ptr + "/board" + fe.Pointer
 			return importPlay{}, refusedAt([]scoring.FieldError{fe})
 		}
@@ -566,7 +566,7 @@ func importPlayRows(at, group string, p exportPlay, ids fileIDs) (importPlay, er
 	if !res.Complete {
 		return importPlay{}, badImportAt(at+"/players", "these boards do not make a finished game of %s", spec.Name)
 	}
-	standings, err := json.Marshal(res)
+	standings, messages, err := encodeStandings(res)
 	if err != nil {
 		return importPlay{}, err
 	}
@@ -579,7 +579,7 @@ func importPlayRows(at, group string, p exportPlay, ids fileIDs) (importPlay, er
 		return importPlay{}, err
 	}
 	out := importPlay{row: playRow{ID: p.ID, GroupID: group, Game: p.Game, Variants: variants, Boards: boards,
-		Standings: string(standings), StartedAt: started, FinishedAt: finished}}
+		Standings: standings, Messages: messages, StartedAt: started, FinishedAt: finished}}
 	if err := importNotes(at, &out.row, p); err != nil {
 		return importPlay{}, err
 	}

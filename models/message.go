@@ -1,39 +1,21 @@
 package models
 
 import (
-	"fmt"
+	"encoding/json"
 
 	"insectscore/scoring"
 )
 
-// Message is a sentence of the store's for the user, kept as its English
-// fmt format and arguments so that the API can write it again in another
-// language: its catalog key is "api." + Format, as for the server's own
-// messages. An argument may be a Message itself, or another
-// scoring.Localizer.
-type Message struct {
-	Format string
-	Args   []any
-}
-
-// messagef is the Message of format and args.
-func messagef(format string, args ...any) Message {
-	return Message{Format: format, Args: args}
-}
-
-// String is the message in English.
-func (m Message) String() string {
-	return fmt.Sprintf(m.Format, m.Args...)
-}
-
-// In is the message in cat's language (nil: English).
-func (m Message) In(cat scoring.Catalog) string {
-	return cat.Format("api.", m.Format, m.Args...)
+// messagef is the store's sentence for the user of format and args, a
+// message of the server's: its catalog key is "api." + format, so that
+// the API writes it in the client's language.
+func messagef(format string, args ...any) scoring.Message {
+	return scoring.Say("api.", format, args...)
 }
 
 // TextError says why a text (a play's notes or location) cannot be kept.
 type TextError struct {
-	Message
+	scoring.Message
 }
 
 func (e *TextError) Error() string { return e.String() }
@@ -41,4 +23,52 @@ func (e *TextError) Error() string { return e.String() }
 // textErrorf is the TextError of format and args.
 func textErrorf(format string, args ...any) error {
 	return &TextError{messagef(format, args...)}
+}
+
+// NotFoundError is an ErrNotFound with the store's reason ("no play "x"
+// in this group").
+type NotFoundError struct {
+	scoring.Message
+}
+
+func (e *NotFoundError) Error() string { return ErrNotFound.Error() + ": " + e.String() }
+
+// Unwrap makes errors.Is(err, ErrNotFound) hold.
+func (e *NotFoundError) Unwrap() error { return ErrNotFound }
+
+// notFound is the NotFoundError of format and args.
+func notFound(format string, args ...any) error {
+	return &NotFoundError{messagef(format, args...)}
+}
+
+// encodeStandings is the text of a play's standings column, the result in
+// the API's shape, and of its messages column: the result's warnings and
+// tie sentence as keys and arguments (scoring.ResultMessages), or nil
+// when it has none. The API's readers never see the second: it is read
+// only to write the first's sentences in another language.
+func encodeStandings(res *scoring.Result) (standings string, messages *string, err error) {
+	b, err := json.Marshal(res)
+	if err != nil {
+		return "", nil, err
+	}
+	if m := res.Messages(); !m.IsZero() {
+		mb, err := json.Marshal(m)
+		if err != nil {
+			return "", nil, err
+		}
+		s := string(mb)
+		messages = &s
+	}
+	return string(b), messages, nil
+}
+
+// decodeMessages reads a play's messages column; a play without one
+// (none to keep, or one its migration could not convert) has the zero
+// ResultMessages, and its sentences stay in English.
+func decodeMessages(text *string) scoring.ResultMessages {
+	var m scoring.ResultMessages
+	if text != nil && json.Unmarshal([]byte(*text), &m) != nil {
+		return scoring.ResultMessages{}
+	}
+	return m
 }

@@ -175,6 +175,7 @@ var migrations = []migration{
 		`ALTER TABLE idempotency_keys ADD COLUMN client TEXT NOT NULL DEFAULT ''`,
 		`CREATE INDEX idempotency_keys_client ON idempotency_keys (client, created_at)`,
 	)},
+	{ID: 16, Name: "a play's sentences by key", Up: migrateMessages},
 }
 
 // rekeyNames is migration 7: names are matched by nameKey now, which also

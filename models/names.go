@@ -23,7 +23,7 @@ var ErrBadName = errors.New("models: not a valid name")
 
 // NameError is an ErrBadName that says why.
 type NameError struct {
-	Message
+	scoring.Message
 }
 
 func (e *NameError) Error() string { return ErrBadName.Error() + ": " + e.String() }

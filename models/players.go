@@ -27,21 +27,19 @@ type Player struct {
 // ConflictError is an ErrConflict that says what collided, so the API can
 // tell the user what to do instead.
 type ConflictError struct {
-	// Reason is a sentence for the user, as Message writes it in English.
-	Reason string
 	// PlayerID is the player the change collided with, if any: the
 	// player to merge into when a rename takes an existing name.
 	PlayerID string
-	Message
+	// Message says what collided, for the user.
+	scoring.Message
 }
 
-func (e *ConflictError) Error() string { return "models: conflict: " + e.Reason }
+func (e *ConflictError) Error() string { return "models: conflict: " + e.String() }
 
 // conflictf is the ConflictError of the sentence format and args, which
 // collided with playerID ("" for none).
 func conflictf(playerID, format string, args ...any) error {
-	m := messagef(format, args...)
-	return &ConflictError{Reason: m.String(), PlayerID: playerID, Message: m}
+	return &ConflictError{PlayerID: playerID, Message: messagef(format, args...)}
 }
 
 // Unwrap makes errors.Is(err, ErrConflict) hold.
@@ -239,11 +237,11 @@ func (s *Store) Merge(ctx context.Context, group, fromID, intoID string, reply R
 func findPlayer(tx *gorm.DB, group, id string) (playerRow, error) {
 	var row playerRow
 	if !validID(id) {
-		return row, fmt.Errorf("%w: no player %q in this group", ErrNotFound, id)
+		return row, notFound("no player %q in this group", id)
 	}
 	err := tx.Where("id = ? AND group_id = ?", id, group).Take(&row).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return row, fmt.Errorf("%w: no player %q in this group", ErrNotFound, id)
+		return row, notFound("no player %q in this group", id)
 	}
 	return row, err
 }

@@ -41,6 +41,9 @@ type Play struct {
 	// Standings is the scored result as recorded (a scoring.Result),
 	// with tiebreaks, warnings and the solo rating.
 	Standings json.RawMessage
+	// Messages are its warnings and tie sentence by key, for the API to
+	// write them in the client's language (Result.SetMessages).
+	Messages scoring.ResultMessages
 	PlayNotes
 }
 
@@ -222,7 +225,7 @@ func scorePlay(lp LoggedPlay) (*scoring.Result, error) {
 	g, ok := scoring.Lookup(lp.Game)
 	if !ok {
 		return nil, &scoring.ValidationError{Errors: []scoring.FieldError{
-			{Pointer: "/game", Detail: "choose a game: insecta, insectarium or insektenhotel"}}}
+			scoring.FieldErrorOf("/game", scoring.Say("rules.", "choose a game: insecta, insectarium or insektenhotel"))}}
 	}
 	verr := scoring.ValidationError{Errors: slices.Clone(lp.Problems)}
 	req := scoring.Request{Players: make([]scoring.PlayerInput, len(lp.Players)), Variants: lp.Variants}
@@ -241,9 +244,9 @@ func scorePlay(lp LoggedPlay) (*scoring.Result, error) {
 	spec := g.Spec()
 	switch {
 	case len(res.Results) < spec.MinPlayers:
-		verr.Add("/players", "%s", fmt.Sprintf("%s needs at least %d players", spec.Name, spec.MinPlayers))
+		verr.AddMessage("/players", messagef("%s needs at least %d players", spec.Name, spec.MinPlayers))
 	case !res.Complete:
-		verr.Add("/players", "%s", "the game is not over yet: "+EndCondition(spec.ID))
+		verr.AddMessage("/players", messagef("the game is not over yet: %s", scoring.Word("api.word.", EndCondition(spec.ID))))
 	}
 	if err := verr.Err(); err != nil {
 		return nil, err
@@ -304,7 +307,7 @@ func (s *Store) changePlay(ctx context.Context, group, id string, lp LoggedPlay,
 			return err
 		}
 		err = tx.Model(&playRow{}).Where("id = ?", id).Updates(map[string]any{
-			"game": row.Game, "variants": row.Variants, "boards": row.Boards, "standings": row.Standings,
+			"game": row.Game, "variants": row.Variants, "boards": row.Boards, "standings": row.Standings, "messages": row.Messages,
 			"started_at": row.StartedAt, "finished_at": row.FinishedAt,
 			"notes": row.Notes, "location": row.Location, "location_key": row.LocationKey, "start_seat": row.StartSeat,
 		}).Error
@@ -424,7 +427,7 @@ func readPlay(tx *gorm.DB, group, id string) (*Play, error) {
 	}
 	p := &Play{ID: row.ID, Group: row.GroupID, Game: row.Game, Variants: map[string]int{},
 		StartedAt: row.StartedAt.UTC(), FinishedAt: row.FinishedAt.UTC(), Standings: json.RawMessage(row.Standings), Players: []PlayPlayer{},
-		PlayNotes: row.notes()}
+		Messages: decodeMessages(row.Messages), PlayNotes: row.notes()}
 	if err := json.Unmarshal([]byte(row.Variants), &p.Variants); err != nil {
 		return nil, fmt.Errorf("models: variants of play %s: %w", id, err)
 	}
@@ -620,11 +623,11 @@ func decodeCursor(cursor string) (time.Time, string, error) {
 func findPlayRow(tx *gorm.DB, group, id string) (playRow, error) {
 	var row playRow
 	if !validID(id) {
-		return row, fmt.Errorf("%w: no play %q in this group", ErrNotFound, id)
+		return row, notFound("no play %q in this group", id)
 	}
 	err := tx.Where("id = ? AND group_id = ?", id, group).Take(&row).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return row, fmt.Errorf("%w: no play %q in this group", ErrNotFound, id)
+		return row, notFound("no play %q in this group", id)
 	}
 	return row, err
 }
@@ -672,7 +675,7 @@ func loggedPlayRow(lp LoggedPlay, result *scoring.Result) (playRow, []entry, err
 	if err != nil {
 		return row, nil, err
 	}
-	standings, err := json.Marshal(result)
+	standings, messages, err := encodeStandings(result)
 	if err != nil {
 		return row, nil, err
 	}
@@ -681,7 +684,7 @@ func loggedPlayRow(lp LoggedPlay, result *scoring.Result) (playRow, []entry, err
 	if !lp.StartedAt.IsZero() {
 		started = lp.StartedAt.UTC().Truncate(time.Microsecond)
 	}
-	row = playRow{Game: lp.Game, Variants: variants, Boards: boards, Standings: string(standings), StartedAt: started, FinishedAt: finished}
+	row = playRow{Game: lp.Game, Variants: variants, Boards: boards, Standings: standings, Messages: messages, StartedAt: started, FinishedAt: finished}
 	if err := row.setNotes(lp.PlayNotes, len(seats)); err != nil {
 		return row, nil, err
 	}
@@ -799,7 +802,7 @@ var ErrBadPlayNotes = errors.New("models: not valid play notes")
 
 // NotesError is an ErrBadPlayNotes that says why.
 type NotesError struct {
-	Message
+	scoring.Message
 }
 
 func (e *NotesError) Error() string { return ErrBadPlayNotes.Error() + ": " + e.String() }

@@ -117,7 +117,7 @@ var (
 // Is makes errors.Is match refusals by their kind.
 func (e *Refusal) Is(target error) bool {
 	t, ok := target.(*Refusal)
-	return ok && t.Kind == e.Kind && t.Format == ""
+	return ok && t.Kind == e.Kind && t.Key == ""
 }
 
 // On PostgreSQL a board write is five round trips: BEGIN, the table's

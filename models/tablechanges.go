@@ -123,11 +123,12 @@ func (s *Store) readTable(tx *gorm.DB, code, token string, lock bool) (*openTabl
 	}
 	if ot.row.Status == StatusFinished {
 		var plays []playRow
-		if err := tx.Select("id", "standings").Where("table_id = ?", ot.row.ID).Limit(1).Find(&plays).Error; err != nil {
+		if err := tx.Select("id", "standings", "messages").Where("table_id = ?", ot.row.ID).Limit(1).Find(&plays).Error; err != nil {
 			return nil, err
 		}
 		if len(plays) == 1 {
 			ot.t.PlayID, ot.t.Standings = plays[0].ID, json.RawMessage(plays[0].Standings)
+			ot.t.Messages = decodeMessages(plays[0].Messages)
 		}
 	}
 	return ot, nil
@@ -275,6 +276,7 @@ func evaluate(t *Table, moves []scoring.HotelMove) TableState {
 	if t.Status == StatusFinished && len(t.Standings) > 0 {
 		var res scoring.Result
 		if err := json.Unmarshal(t.Standings, &res); err == nil {
+			res.SetMessages(t.Messages)
 			st.Standings = &res
 			return st
 		}
@@ -322,8 +324,11 @@ type SetupError struct {
 	Errors []scoring.FieldError
 }
 
-func (e *SetupError) Error() string {
-	return "every seat needs a name, a hotel colour and its three floors before the first move"
+func (e *SetupError) Error() string { return e.Message().String() }
+
+// Message is why the move is refused, for the user.
+func (e *SetupError) Message() scoring.Message {
+	return messagef("every seat needs a name, a hotel colour and its three floors before the first move")
 }
 
 // BoardPut is one board write as a request asks it: who asks (Token), for
@@ -503,16 +508,16 @@ func relativeTo(err error, n int) error {
 }
 
 // seatName returns what is wrong with a name for a seat at a table whose
-// names' keys are seen, or "".
-func seatName(name string, seen map[string]bool) string {
-	if msg := scoring.NameProblem(name); msg != "" {
+// names' keys are seen, or the zero Message.
+func seatName(name string, seen map[string]bool) scoring.Message {
+	if msg := scoring.NameProblem(name); !msg.IsZero() {
 		return msg
 	}
 	if seen[scoring.NameKey(name)] {
-		return fmt.Sprintf("%q is already at this table", name)
+		return messagef("%q is already at this table", name)
 	}
 	seen[scoring.NameKey(name)] = true
-	return ""
+	return scoring.Message{}
 }
 
 // checkNewTable checks a new table's game, names, variants and first
@@ -531,8 +536,8 @@ func checkNewTable(nt NewTable) error {
 	}
 	seen := map[string]bool{}
 	for i, name := range nt.Names {
-		if msg := seatName(strings.TrimSpace(name), seen); msg != "" {
-			verr.Add(fmt.Sprintf("/players/%d", i), "%s", msg)
+		if msg := seatName(strings.TrimSpace(name), seen); !msg.IsZero() {
+			verr.AddMessage(fmt.Sprintf("/players/%d", i), msg)
 		}
 	}
 	if err := scoring.CheckVariants(spec, nt.Variants); err != nil {
@@ -567,8 +572,8 @@ func (s *Store) JoinTable(ctx context.Context, code, name string, reply Reply[Se
 			next = max(next, st.Seat+1)
 		}
 		name = strings.TrimSpace(name)
-		if msg := seatName(name, seen); msg != "" {
-			return Seated{}, false, &scoring.ValidationError{Errors: []scoring.FieldError{{Pointer: "/name", Detail: msg}}}
+		if msg := seatName(name, seen); !msg.IsZero() {
+			return Seated{}, false, &scoring.ValidationError{Errors: []scoring.FieldError{scoring.FieldErrorOf("/name", msg)}}
 		}
 		// A game no longer known here has no seat limit to keep.
 		if g, ok := scoring.Lookup(ot.t.Game); ok && len(ot.t.Seats) >= g.Spec().MaxPlayers {
@@ -704,7 +709,7 @@ func EndCondition(game string) string {
 // recordFinish writes a finished table's play with the state's standings
 // and boards, and closes the table.
 func (s *Store) recordFinish(tx *gorm.DB, ot *openTable, st TableState, id string) error {
-	standings, err := json.Marshal(st.Standings)
+	standings, messages, err := encodeStandings(st.Standings)
 	if err != nil {
 		return err
 	}
@@ -729,7 +734,7 @@ func (s *Store) recordFinish(tx *gorm.DB, ot *openTable, st TableState, id strin
 	now := ot.now
 	ot.row.Status, ot.row.FinishedAt = StatusFinished, &now
 	play := playRow{ID: id, GroupID: ot.t.Group, TableID: &ot.row.ID, Game: ot.t.Game, Variants: ot.row.Variants,
-		Boards: boards, Standings: string(standings), StartedAt: ot.row.CreatedAt, FinishedAt: now}
+		Boards: boards, Standings: standings, Messages: messages, StartedAt: ot.row.CreatedAt, FinishedAt: now}
 	if ot.t.Game == TrackedGame && ot.row.FirstSeat < len(seats) {
 		// An Insektenhotel table knows who started: its first seat.
 		first := ot.row.FirstSeat

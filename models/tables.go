@@ -46,6 +46,9 @@ type Table struct {
 	// They are empty while open, and if the play was deleted since.
 	PlayID    string
 	Standings json.RawMessage
+	// Messages are the standings' warnings and tie sentence by key, for
+	// the API to write them in the client's language.
+	Messages scoring.ResultMessages
 }
 
 // Seat is one player's place at a table.
@@ -142,13 +145,15 @@ type moveRow struct {
 func (moveRow) TableName() string { return "moves" }
 
 type playRow struct {
-	ID         string
-	GroupID    string
-	TableID    *int64
-	Game       string
-	Variants   string
-	Boards     string
-	Standings  string
+	ID        string
+	GroupID   string
+	TableID   *int64
+	Game      string
+	Variants  string
+	Boards    string
+	Standings string
+	// Messages are the standings' sentences by key (encodeStandings).
+	Messages   *string
 	StartedAt  time.Time
 	FinishedAt time.Time
 	// Notes and Location are "" when not given; LocationKey is

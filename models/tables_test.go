@@ -711,7 +711,7 @@ func TestFinish(t *testing.T) {
 		want := &Table{Code: tbl.Code, Game: "insectarium", Group: DefaultGroup, Status: StatusFinished, Version: 6, Variants: map[string]int{},
 			Seats: []Seat{{Seat: 0, Name: "Ana", Board: sheet("insectarium", 30)},
 				{Seat: 1, Name: "Ben", Claimed: true, Board: sheet("insectarium", 20)}},
-			CreatedAt: start, UpdatedAt: end, FinishedAt: &end, PlayID: f.PlayID, Standings: json.RawMessage(standings)}
+			CreatedAt: start, UpdatedAt: end, FinishedAt: &end, PlayID: f.PlayID, Standings: json.RawMessage(standings), Messages: res.Messages()}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("finished table:\n got %+v\nwant %+v", got, want)
 		}

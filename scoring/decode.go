@@ -50,10 +50,10 @@ func decodeScoreRequest(body []byte, req *Request) error {
 // character in a string is a ValidationError naming the field.
 func DecodeRequest(body []byte, v any) error {
 	if len(body) == 0 {
-		return &RequestError{Status: 400, Detail: "the request needs a JSON body"}
+		return requestErrorf(400, "the request needs a JSON body")
 	}
 	if !json.Valid(body) {
-		return &RequestError{Status: 400, Detail: "the body is not valid JSON"}
+		return requestErrorf(400, "the body is not valid JSON")
 	}
 	if err := CheckText(body); err != nil {
 		return err

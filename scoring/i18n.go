@@ -2,7 +2,6 @@ package scoring
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,7 +10,9 @@ import (
 // Languages. The rules speak English as they are written; a Catalog of
 // another language relabels what they produce after the fact, by key, so
 // that scoring in English costs nothing for the translations, and a result
-// stored in English (a play in the database) can be shown in German later.
+// stored with its messages (a play in the database) can be shown in German
+// later. Every sentence is a Message, its key and arguments kept from
+// where it is made: nothing is read back from its English.
 //
 // A catalog is one flat JSON object, key → message (pwa/assets/i18n/*.json,
 // shared with the app's own strings). The keys of the rules are:
@@ -24,7 +25,7 @@ import (
 //     key's label;
 //   - game.<game>.unit: what the game's total counts, in sentences
 //     ("points", "guests");
-//   - rules.<English format>: a message of the rules (an error, a warning,
+//   - rules.<English format>: a Message of the rules (an error, a warning,
 //     a sentence), keyed by its English fmt format itself, as gettext does.
 //     A translation keeps the format's verbs and may reorder them with
 //     explicit indexes (%[2]s). Editing an English message makes its
@@ -43,15 +44,6 @@ func (c Catalog) text(key, en string) string {
 		return s
 	}
 	return en
-}
-
-// sprintf formats the message whose English format is format, in c's
-// language; its arguments that are words are translated too.
-func (c Catalog) sprintf(format string, args ...any) string {
-	if c == nil {
-		return fmt.Sprintf(format, args...)
-	}
-	return fmt.Sprintf(c.text("rules."+format, format), c.args(args)...)
 }
 
 // args translates the arguments of a message that are words.
@@ -102,9 +94,8 @@ func enumWord(game, enum string, o Option) word {
 }
 
 // A Localizer is an argument of a message that writes itself in a
-// catalog's language: a sentence of its own passed into another (the
-// store's reason why a text cannot be kept), or a list. It prints in
-// English with %s or %v, as its String method says.
+// catalog's language: a Message of its own passed into another, or a
+// list. It prints in English with %s or %v, as its String method says.
 type Localizer interface {
 	In(c Catalog) string
 }
@@ -173,9 +164,11 @@ func (c Catalog) totalsLabel(game, id, en string) string {
 	return c.text(g+"tiebreak."+id, en)
 }
 
-// Result returns a copy of r (r itself for English, a nil c) with its labels, warnings and tie sentence in
-// c's language. Labels are found by the keys of the lines and tiebreaks,
-// so a result stored in English, before this existed, is relabelled too.
+// Result returns a copy of r (r itself for English, a nil c) with its
+// labels, warnings and tie sentence in c's language. Labels are found by
+// the keys of the lines and tiebreaks; warnings and the tie sentence by
+// their messages, which a result read back from JSON has once its stored
+// messages are put back (SetMessages): without them they stay in English.
 // r is not changed.
 func (c Catalog) Result(r *Result) *Result {
 	if r == nil || c == nil {
@@ -196,8 +189,8 @@ func (c Catalog) Result(r *Result) *Result {
 		p.Warnings = c.FieldErrors(p.Warnings)
 		out.Results[i] = p
 	}
-	if r.Tiebreak != "" {
-		out.Tiebreak = explainTie(&out, c.text(g+"unit", "points"), c)
+	if !r.tie.IsZero() {
+		out.Tiebreak = r.tie.In(c)
 	}
 	return &out
 }
@@ -226,13 +219,6 @@ func (c Catalog) Title(status int, en string) string {
 
 // Text is the message of key in c's language, or en when c has none.
 func (c Catalog) Text(key, en string) string { return c.text(key, en) }
-
-// Format is the message keyed prefix+format in c's language, formatted
-// with args: a message of the server's own ("api.") kept as the rules
-// keep theirs. Without a translation it is the English format's.
-func (c Catalog) Format(prefix, format string, args ...any) string {
-	return fmt.Sprintf(c.text(prefix+format, format), c.args(args)...)
-}
 
 // sourceWords says, per game and line or tiebreak key, which words the
 // labels of its sources are made of: a label is a list of them joined by
@@ -282,162 +268,21 @@ func (c Catalog) sources(words map[string]string, src []Source) []Source {
 	return out
 }
 
-// FieldErrors returns a copy of errs in c's language. A problem read back
-// from JSON has no format to write again: it is translated only when its
-// detail is a message of its own (one without arguments).
+// FieldErrors returns a copy of errs in c's language, each written from
+// its message. A problem read back from JSON without its message stays as
+// it is.
 func (c Catalog) FieldErrors(errs []FieldError) []FieldError {
 	if errs == nil || c == nil {
 		return errs
 	}
 	out := make([]FieldError, len(errs))
 	for i, fe := range errs {
-		fe.Detail = c.detail(fe.Detail, fe.format, fe.args)
+		if !fe.msg.IsZero() {
+			fe.Detail = fe.msg.In(c)
+		}
 		out[i] = fe
 	}
 	return out
-}
-
-// detail is a message in c's language, from its English format and
-// arguments, or from the English text when it has no format.
-func (c Catalog) detail(en, format string, args []any) string {
-	if format == "" {
-		// The server's own messages ("api.") are found by the same
-		// text when they come as problems of a field.
-		if s, ok := c["rules."+en]; ok && s != "" {
-			return s
-		}
-		if s, ok := c["api."+en]; ok && s != "" {
-			return s
-		}
-		return c.reformat(en)
-	}
-	if format == "%s" && len(args) == 1 {
-		if msg, ok := args[0].(string); ok {
-			// A message of its own passed on ("%s", NameProblem(name)).
-			return c.detail(msg, "", nil)
-		}
-	}
-	return c.sprintf(format, args...)
-}
-
-// reformat writes again in c's language a message that comes without its
-// format (a warning of a result stored before formats were kept, read back
-// from the database; a reason the server passes on as text): it finds the
-// English format of the rules or of the server ("api.") that wrote
-// en, reads the arguments back, and formats them with the translation,
-// translating an argument that is a word of the rules. Only a format that
-// writes en again from the arguments read counts; en stays as it is when
-// none does.
-func (c Catalog) reformat(en string) string {
-	// The format that says most in its own words wins, and one that says
-	// little ("%s and %s") reads back from too many sentences: it must
-	// say 10 bytes or more.
-	best, bestLen := "", 9
-	var bestArgs []any
-	for key := range c {
-		prefix, format, ok := strings.Cut(key, ".")
-		if !ok || prefix != "rules" && prefix != "api" || strings.HasPrefix(format, "word.") || !strings.Contains(format, "%") {
-			continue
-		}
-		lead, _, _ := strings.Cut(format, "%")
-		if !strings.HasPrefix(en, lead) {
-			continue
-		}
-		_, verbs := splitVerbs(format)
-		literal := len(format) - 2*len(verbs)
-		if literal <= bestLen {
-			continue
-		}
-		if args, ok := readBack(format, en); ok {
-			best, bestLen, bestArgs = key, literal, args
-		}
-	}
-	if best == "" {
-		return en
-	}
-	for i, a := range bestArgs {
-		if w, ok := a.(string); ok {
-			if t := c.text("rules.word."+w, c.text("api.word."+w, "")); t != "" {
-				bestArgs[i] = t
-			}
-		}
-	}
-	return fmt.Sprintf(c[best], bestArgs...)
-}
-
-// splitVerbs cuts a format of the rules at its verbs (%d, %s, %q, %v):
-// parts holds the text around them, one more than verbs.
-func splitVerbs(format string) (parts []string, verbs []byte) {
-	start := 0
-	for i := 0; i+1 < len(format); i++ {
-		if format[i] == '%' && strings.IndexByte("dsqv", format[i+1]) >= 0 {
-			parts, verbs = append(parts, format[start:i]), append(verbs, format[i+1])
-			start = i + 2
-			i++
-		}
-	}
-	return append(parts, format[start:]), verbs
-}
-
-// readBack reads the arguments format wrote into text: %d as an int, %q
-// as the string it quotes, %s and %v as strings. ok says format writes
-// text again from them. (By hand rather than with regexp, which would
-// add about 0.6 MB to the browser's engine.)
-func readBack(format, text string) (args []any, ok bool) {
-	parts, verbs := splitVerbs(format)
-	if len(verbs) == 0 || strings.Contains(format, "%[") || strings.Contains(format, "%%") {
-		return nil, false
-	}
-	args = make([]any, len(verbs))
-	if !matchVerbs(text, parts, verbs, args) {
-		return nil, false
-	}
-	return args, fmt.Sprintf(format, args...) == text
-}
-
-// matchVerbs matches text against parts[0], then each verb followed by
-// the part after it, filling in args; %s and %v take as little as they
-// can, trying longer when the rest does not match, and %d takes a sign and
-// every digit after it, as fmt writes them.
-func matchVerbs(text string, parts []string, verbs []byte, args []any) bool {
-	rest, ok := strings.CutPrefix(text, parts[0])
-	if !ok {
-		return false
-	}
-	if len(verbs) == 0 {
-		return rest == ""
-	}
-	next := func(n int, arg any) bool {
-		args[0] = arg
-		return matchVerbs(rest[n:], parts[1:], verbs[1:], args[1:])
-	}
-	switch verbs[0] {
-	case 'd':
-		// As fmt writes it: a sign, then every digit there is.
-		n := len(rest) - len(strings.TrimLeft(strings.TrimPrefix(rest, "-"), "0123456789"))
-		v, err := strconv.Atoi(rest[:n])
-		return err == nil && next(n, v)
-	case 'q':
-		if !strings.HasPrefix(rest, `"`) {
-			return false
-		}
-		for i := 1; i < len(rest); i++ {
-			switch rest[i] {
-			case '\\':
-				i++
-			case '"':
-				v, err := strconv.Unquote(rest[:i+1])
-				return err == nil && next(i+1, v)
-			}
-		}
-	default:
-		for n := 0; n <= len(rest); n++ {
-			if next(n, rest[:n]) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // Error returns err with its messages in c's language when it is an error
@@ -455,7 +300,9 @@ func (c Catalog) Error(err error) error {
 		return &ValidationError{Errors: c.FieldErrors(verr.Errors)}
 	case errors.As(err, &rerr):
 		out := *rerr
-		out.Detail = c.detail(rerr.Detail, rerr.format, rerr.args)
+		if !rerr.msg.IsZero() {
+			out.Detail = rerr.msg.In(c)
+		}
 		out.Errors = c.FieldErrors(rerr.Errors)
 		return &out
 	}
@@ -467,7 +314,7 @@ func (c Catalog) Problem(err error) (Problem, bool) {
 	p, ok := ProblemOf(c.Error(err))
 	p.Title = c.Title(p.Status, p.Title)
 	if p.Detail == validationDetail {
-		p.Detail = c.text("rules."+validationDetail, validationDetail)
+		p.Detail = rules(validationDetail).In(c)
 	}
 	return p, ok
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -55,7 +56,7 @@ func shown(errs []FieldError) []FieldError {
 // and the index of the format among their arguments.
 var messageCalls = map[string]int{
 	"Add": 1, "AddAll": 1, "newFieldError": 1, "requestErrorf": 1, "hotelErr": 1,
-	"sprintf": 0, "insectariumOverLimit": 3, "term": 0, "say": 0,
+	"rules": 0, "insectariumOverLimit": 3, "term": 0, "say": 0,
 }
 
 // sourceMessages finds, in the package's source, every message given as
@@ -180,12 +181,12 @@ func producedMessages(t *testing.T) map[string]string {
 	out := map[string]string{}
 	note := func(errs []FieldError) {
 		for _, fe := range errs {
-			if fe.format == "" {
-				out["rules."+fe.Detail] = fe.Detail
+			if fe.msg.IsZero() {
+				t.Errorf("%s: %q has no message", fe.Pointer, fe.Detail)
 				continue
 			}
-			out["rules."+fe.format] = fe.format
-			for _, a := range fe.args {
+			out[fe.msg.Key] = fe.msg.format()
+			for _, a := range fe.msg.Args {
 				// Words of the games' vocabulary are their labels
 				// (specMessages), though some read as their ids.
 				if w, ok := a.(word); ok && strings.HasPrefix(w.key, "rules.") {
@@ -204,7 +205,7 @@ func producedMessages(t *testing.T) map[string]string {
 		case errors.As(err, &verr):
 			note(verr.Errors)
 		case errors.As(err, &rerr):
-			note([]FieldError{{Detail: rerr.Detail, format: rerr.format, args: rerr.args}})
+			note([]FieldError{{Detail: rerr.Detail, msg: rerr.msg}})
 			note(rerr.Errors)
 		case err == nil:
 			for _, p := range res.Results {
@@ -323,42 +324,62 @@ func TestEnglishCatalogChangesNothing(t *testing.T) {
 // Spanish: labels by key, the insects' traits but not their names, a
 // warning that is a message of its own, and the tie sentence.
 func TestStoredResultRelabelled(t *testing.T) {
+	// The mail warning's English was edited after it was stored (it ends
+	// in a full stop the rules never wrote): it is translated by its key
+	// all the same, which reading the English back could not do.
 	stored := `{"game":"insecta","complete":true,"winners":[0],"results":[
 	 {"name":"Ana","total":30,"rank":1,"winner":true,
 	  "breakdown":[{"key":"track","label":"Scoring track","points":25},{"key":"continents","label":"Five continents","points":5,"sources":[{"pointer":"/tiles/0","points":1,"label":"Africa"}]}],
 	  "tiebreaks":[{"key":"distinctInsects","label":"insects with different names","value":6,"sources":[{"pointer":"/tiles/0","points":1,"label":"Africa, Coleoptera, Large"},{"pointer":"/tiles/1","points":1,"label":"Asia"},{"pointer":"/tiles/2","points":1,"label":"Cosmoderus erinaceus"}]}],
 	  "warnings":[{"pointer":"/players/0/board/researcher","detail":"choose a researcher to count her favourite insects"},
-	   {"pointer":"/players/0/board/track","detail":"the scored mail tiles are worth 5 points but the track shows 3; the track should include them"},
+	   {"pointer":"/players/0/board/track","detail":"the scored mail tiles are worth 5 points but the track shows 3; the track should include them."},
 	   {"pointer":"/players/0/board/medals/0/level","detail":"level 3 on Continent: Africa needs 3 matching insects, but the collection has 2"},
 	   {"pointer":"/players/0/board/x","detail":"Ana and Ben"}]},
 	 {"name":"Ben","total":30,"rank":2,"winner":false,"breakdown":[],"tiebreaks":[{"key":"distinctInsects","label":"insects with different names","value":5}],"warnings":[]}],
 	 "tiebreak":"Ana wins the tie on 30 points: 6 insects with different names to 5"}`
+	// The messages stored beside it; the fourth warning has none.
+	messages := `{"tiebreak":{"key":"rules.%s wins the tie on %d %s: %d %s to %s","args":["Ana",30,{"word":"game.insecta.unit","en":"points"},6,{"word":"game.insecta.tiebreak.distinctInsects","en":"insects with different names"},"5"]},
+	 "warnings":[[{"key":"rules.choose a researcher to count her favourite insects"},
+	  {"key":"rules.the scored mail tiles are worth %d points but the track shows %d; the track should include them","args":[5,3]},
+	  {"key":"rules.level %d on %s needs %d matching %s, but the collection has %d","args":[3,{"word":"game.insecta.enum.medal.continent:africa","en":"Continent: Africa"},3,{"word":"rules.word.insects","en":"insects"},2]},
+	  {"key":""}],[]]}`
 	var res Result
 	if err := json.Unmarshal([]byte(stored), &res); err != nil {
 		t.Fatal(err)
 	}
+	// Without its messages, a stored result keeps its English: nothing
+	// reads it back.
+	bare := loadCatalog(t, "de").Result(&res)
+	if bare.Tiebreak != res.Tiebreak || bare.Results[0].Warnings[0].Detail != res.Results[0].Warnings[0].Detail {
+		t.Errorf("a result without its messages was translated: %q, %q", bare.Tiebreak, bare.Results[0].Warnings[0].Detail)
+	}
+	var m ResultMessages
+	if err := json.Unmarshal([]byte(messages), &m); err != nil {
+		t.Fatal(err)
+	}
+	res.SetMessages(m)
 	tests := []struct {
 		lang                        string
 		track, continents, tiebreak string
 		africa, traits, warning     string
 		sentence                    string
-		// Warnings stored without their formats, read back.
-		mail, level string
+		mail                        string
 	}{
 		{"de", "Wertungsleiste", "Fünf Kontinente", "Insekten mit verschiedenen Namen", "Afrika", "Afrika, Käfer (Coleoptera), Groß",
 			"Wähle eine Forscherin, um ihre Lieblingsinsekten zu zählen",
 			"Ana entscheidet den Gleichstand bei 30 Punkten für sich: 6 Insekten mit verschiedenen Namen gegenüber 5",
-			"Die gewerteten Post-Plättchen sind 5 Punkte wert, aber die Wertungsleiste zeigt 3; die Leiste sollte sie enthalten",
-			"Stufe 3 auf Continent: Africa braucht 3 passende Insekten, aber die Sammlung hat 2"},
+			"Die gewerteten Post-Plättchen sind 5 Punkte wert, aber die Wertungsleiste zeigt 3; die Leiste sollte sie enthalten"},
 		{"es", "Contador de puntos", "Cinco continentes", "insectos con nombres distintos", "África", "África, Coleópteros (Coleoptera), Grande",
 			"elige una investigadora para contar sus insectos favoritos",
 			"Ana gana el desempate (empate a 30 puntos): 6 insectos con nombres distintos frente a 5",
-			"las losetas de correo puntuadas valen 5 puntos, pero el contador de puntos muestra 3; el contador debería incluirlas",
-			"el nivel 3 en Continent: Africa necesita 3 insectos que encajen, pero la colección tiene 2"},
+			"las losetas de correo puntuadas valen 5 puntos, pero el contador de puntos muestra 3; el contador debería incluirlas"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.lang, func(t *testing.T) {
-			got := loadCatalog(t, tt.lang).Result(&res)
+			cat := loadCatalog(t, tt.lang)
+			level := fmt.Sprintf(cat["rules.level %d on %s needs %d matching %s, but the collection has %d"],
+				3, cat["game.insecta.enum.medal.continent:africa"], 3, cat["rules.word.insects"], 2)
+			got := cat.Result(&res)
 			a := got.Results[0]
 			for _, c := range []struct{ got, want string }{
 				{a.Breakdown[0].Label, tt.track},
@@ -370,7 +391,7 @@ func TestStoredResultRelabelled(t *testing.T) {
 				{a.Warnings[0].Detail, tt.warning},
 				{a.Warnings[0].Pointer, "/players/0/board/researcher"},
 				{a.Warnings[1].Detail, tt.mail},
-				{a.Warnings[2].Detail, tt.level},
+				{a.Warnings[2].Detail, level},
 				{a.Warnings[3].Detail, "Ana and Ben"},
 				{a.Breakdown[0].Key, "track"},
 				{got.Tiebreak, tt.sentence},
@@ -379,10 +400,55 @@ func TestStoredResultRelabelled(t *testing.T) {
 					t.Errorf("got %q, want %q", c.got, c.want)
 				}
 			}
+			if strings.Contains(level, "Africa") || strings.Contains(level, "%") {
+				t.Errorf("the medal's word was not translated: %q", level)
+			}
 			if res.Results[0].Breakdown[0].Label != "Scoring track" || res.Results[0].Tiebreaks[0].Sources[0].Label != "Africa, Coleoptera, Large" || res.Tiebreak[:3] != "Ana" || res.Results[0].Warnings[0].Detail[:6] != "choose" {
 				t.Errorf("Result changed the result it relabelled: %+v", res)
 			}
 		})
+	}
+}
+
+// TestResultMessagesRoundTrip stores the messages of every recorded
+// request's result and puts them back into its JSON: each warning and tie
+// sentence is then written in German as the fresh result is.
+func TestResultMessagesRoundTrip(t *testing.T) {
+	de := loadCatalog(t, "de")
+	ties, warnings := 0, 0
+	for _, rc := range recordedRequests(t) {
+		res, err := ScoreJSON(rc.Game, []byte(rc.Body))
+		if err != nil {
+			continue
+		}
+		b, _ := json.Marshal(res)
+		mb, err := json.Marshal(res.Messages())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Result
+		var m ResultMessages
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(mb, &m); err != nil {
+			t.Fatal(err)
+		}
+		back.SetMessages(m)
+		got, _ := json.Marshal(de.Result(&back))
+		want, _ := json.Marshal(de.Result(res))
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: stored and read back\n%s\nwant\n%s", rc.Game, got, want)
+		}
+		if res.Tiebreak != "" {
+			ties++
+		}
+		for _, p := range res.Results {
+			warnings += len(p.Warnings)
+		}
+	}
+	if ties == 0 || warnings == 0 {
+		t.Errorf("%d ties and %d warnings among the recorded requests; want some of each", ties, warnings)
 	}
 }
 
@@ -418,7 +484,7 @@ func TestProblemLocalized(t *testing.T) {
 	// A message without arguments, and one passed on whole.
 	var verr ValidationError
 	verr.Add("/players/0/board/medals/0/medal", "choose the medal")
-	verr.Add("/players/0/name", "%s", NameProblem(""))
+	verr.AddMessage("/players/0/name", NameProblem(""))
 	p, _ = loadCatalog(t, "de").Problem(verr.Err())
 	want = []FieldError{
 		{Pointer: "/players/0/board/medals/0/medal", Detail: "Wähle die Medaille"},

@@ -94,9 +94,9 @@ type HotelState struct {
 	Winner int `json:"winner"`
 	// Log has one sentence (or two, when the deck was reshuffled) per move.
 	Log []string `json:"log"`
-	// lines are the sentences of Log as formats and arguments, for
-	// Catalog.Hotel to write them in another language.
-	lines [][]sentence
+	// lines are the sentences of Log as messages, for Catalog.Hotel to
+	// write them in another language.
+	lines [][]Message
 
 	deck    hotelCards
 	discard hotelCards
@@ -193,8 +193,8 @@ func newHotelState(setup HotelSetup) (*HotelState, error) {
 // the log and the messages use it.
 func hotelCheckSeatName(verr *ValidationError, base, name string, seen map[string]int, i int) {
 	name = strings.TrimSpace(name)
-	if msg := NameProblem(name); msg != "" {
-		verr.Add(base+"/name", "%s", msg)
+	if msg := NameProblem(name); !msg.IsZero() {
+		verr.AddMessage(base+"/name", msg)
 	} else {
 		if j, dup := seen[NameKey(name)]; dup {
 			verr.Add(base+"/name", "%q is already player %d; give each player their own name", name, j+1)
@@ -414,7 +414,7 @@ func (s *HotelState) draw(base string, m HotelMove) error {
 	}
 	s.deck[k]--
 	s.Drawn++
-	var text sentence
+	var text Message
 	switch k {
 	case hotelHoney:
 		text = s.drawHoney()
@@ -428,7 +428,7 @@ func (s *HotelState) draw(base string, m HotelMove) error {
 	// "If the cards in the main deck run out before anyone's hotel is
 	// full", the deck is rebuilt at once, so that no lure reaches into a
 	// face-down pile that is already back in the deck.
-	line := []sentence{text}
+	line := []Message{text}
 	if s.deck.total() == 0 && !s.Finished {
 		line = append(line, s.reshuffle())
 	}
@@ -456,7 +456,7 @@ func (s *HotelState) checkInDeck(verr *ValidationError, base string, k int) {
 
 // reshuffle gathers the discard pile and every face-down pile into a new
 // deck (the note above "End of the Game") and says so for the log.
-func (s *HotelState) reshuffle() sentence {
+func (s *HotelState) reshuffle() Message {
 	for k, n := range s.discard {
 		s.deck[k] += n
 	}
@@ -473,7 +473,7 @@ func (s *HotelState) reshuffle() sentence {
 // drawTourist applies rules A and B: a tourist with a free room must move
 // in and ends the turn; any other goes face down and the turn goes on. The
 // log does not say which species went face down.
-func (s *HotelState) drawTourist(k int) sentence {
+func (s *HotelState) drawTourist(k int) Message {
 	i := s.Turn
 	p := &s.Players[i]
 	f := s.freeFloor(i, k)
@@ -493,7 +493,7 @@ func (s *HotelState) drawTourist(k int) sentence {
 }
 
 // drawHoney applies rule C: the honey is kept and the turn goes on.
-func (s *HotelState) drawHoney() sentence {
+func (s *HotelState) drawHoney() Message {
 	p := &s.Players[s.Turn]
 	p.gainHoney(s.Round)
 	return say("%s drew a honey card, usable from the next round.", p.Name)
@@ -501,7 +501,7 @@ func (s *HotelState) drawHoney() sentence {
 
 // drawCockroach applies rule D: all honey goes to the discard pile with the
 // cockroach, and the turn ends.
-func (s *HotelState) drawCockroach() sentence {
+func (s *HotelState) drawCockroach() Message {
 	p := &s.Players[s.Turn]
 	lost := p.Honey
 	s.discard[hotelHoney] += lost
@@ -516,7 +516,7 @@ func (s *HotelState) drawCockroach() sentence {
 
 // drawSpider applies rule E: the scared guest, if any, goes to the discard
 // pile with the spider, and the turn ends.
-func (s *HotelState) drawSpider(ev *HotelEvict) sentence {
+func (s *HotelState) drawSpider(ev *HotelEvict) Message {
 	name := s.Players[s.Turn].Name
 	s.discard[hotelSpider]++
 	s.endTurn()
@@ -708,26 +708,20 @@ func (s *HotelState) pass(base string, m HotelMove) error {
 	return nil
 }
 
-// sentence is a sentence of the log: its English format and arguments.
-type sentence struct {
-	format string
-	args   []any
-}
+// say is the sentence of the log of format and args.
+func say(format string, args ...any) Message { return rules(format, args...) }
 
-// say is the sentence of format and args.
-func say(format string, args ...any) sentence { return sentence{format, args} }
-
-// log adds a move's sentences to the log, in English and as sentences.
-func (s *HotelState) log(line ...sentence) {
+// log adds a move's sentences to the log, in English and as messages.
+func (s *HotelState) log(line ...Message) {
 	s.Log = append(s.Log, hotelLine(line, nil))
 	s.lines = append(s.lines, line)
 }
 
 // hotelLine writes the sentences of a move in c's language (nil: English).
-func hotelLine(line []sentence, c Catalog) string {
+func hotelLine(line []Message, c Catalog) string {
 	parts := make([]string, len(line))
-	for i, st := range line {
-		parts[i] = c.sprintf(st.format, st.args...)
+	for i, m := range line {
+		parts[i] = m.In(c)
 	}
 	return strings.Join(parts, " ")
 }

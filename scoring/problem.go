@@ -2,7 +2,6 @@ package scoring
 
 import (
 	"errors"
-	"fmt"
 )
 
 // Problem is an RFC 9457 problem detail, the body of an error answer. The
@@ -29,17 +28,16 @@ type RequestError struct {
 	// Errors, when set, point at the part of the request that could not
 	// be read (text that is not UTF-8).
 	Errors []FieldError
-	// format and args are Detail's English fmt format and arguments, as
-	// for FieldError.
-	format string
-	args   []any
+	// msg is Detail as a Message, as for FieldError.
+	msg Message
 }
 
 func (e *RequestError) Error() string { return e.Detail }
 
 // requestErrorf makes a RequestError whose detail can be translated.
 func requestErrorf(status int, format string, args ...any) *RequestError {
-	return &RequestError{Status: status, Detail: fmt.Sprintf(format, args...), format: format, args: args}
+	m := rules(format, args...)
+	return &RequestError{Status: status, Detail: m.String(), msg: m}
 }
 
 // validationDetail is the detail of every 422 of the rules.

@@ -134,12 +134,21 @@ type FieldError struct {
 	// is about (a limit of the box summed over several boards), Pointer
 	// among them; Pointer alone stays the one place to put the message.
 	Pointers []string `json:"pointers,omitempty"`
-	// format and args are Detail's English fmt format and arguments, kept
-	// so that Catalog.FieldErrors can write it again in another language.
-	// A FieldError read back from JSON has neither and stays as it is.
-	format string
-	args   []any
+	// msg is Detail as a Message, so that Catalog.FieldErrors can write
+	// it in another language. A FieldError read back from JSON has none
+	// until its stored message is put back (Result.SetMessages); without
+	// one it stays as it is.
+	msg Message
 }
+
+// FieldErrorOf is the problem m at pointer.
+func FieldErrorOf(pointer string, m Message) FieldError {
+	return FieldError{Pointer: pointer, Detail: m.String(), msg: m}
+}
+
+// Message is fe's detail as a message: the zero Message when fe was read
+// back from JSON without one.
+func (fe FieldError) Message() Message { return fe.msg }
 
 // ValidationError lists everything wrong with a request. Games collect all
 // problems rather than stopping at the first, so a form can mark each field.
@@ -158,20 +167,28 @@ func (e *ValidationError) Error() string {
 	return strings.Join(parts, "; ")
 }
 
-// newFieldError is the problem at pointer, as Add records it.
+// newFieldError is the problem of the rules at pointer, as Add records it.
 func newFieldError(pointer, format string, args ...any) FieldError {
-	return FieldError{Pointer: pointer, Detail: fmt.Sprintf(format, args...), format: format, args: args}
+	return FieldErrorOf(pointer, rules(format, args...))
 }
 
-// Add records a problem at pointer.
+// Add records a problem of the rules at pointer: format is its English
+// fmt format, and its key is "rules." + format.
 func (e *ValidationError) Add(pointer, format string, args ...any) {
-	e.Errors = append(e.Errors, FieldError{Pointer: pointer, Detail: fmt.Sprintf(format, args...), format: format, args: args})
+	e.Errors = append(e.Errors, newFieldError(pointer, format, args...))
+}
+
+// AddMessage records the problem m at pointer.
+func (e *ValidationError) AddMessage(pointer string, m Message) {
+	e.Errors = append(e.Errors, FieldErrorOf(pointer, m))
 }
 
 // AddAll records a problem about several fields at once: it is shown at
 // the first pointer and names all of them in Pointers.
 func (e *ValidationError) AddAll(pointers []string, format string, args ...any) {
-	e.Errors = append(e.Errors, FieldError{Pointer: pointers[0], Detail: fmt.Sprintf(format, args...), Pointers: pointers, format: format, args: args})
+	fe := newFieldError(pointers[0], format, args...)
+	fe.Pointers = pointers
+	e.Errors = append(e.Errors, fe)
 }
 
 // prefix puts base+ptr before the pointers of the problems from the
@@ -251,6 +268,10 @@ type Result struct {
 	// that it was shared. Empty when there was no tie for first.
 	Tiebreak   string `json:"tiebreak,omitempty"`
 	SoloRating string `json:"soloRating,omitempty"`
+	// tie is Tiebreak as a message, for Catalog.Result to write it in
+	// another language; a Result read back from JSON has it only once
+	// its stored messages are put back (SetMessages).
+	tie Message
 }
 
 // MaxNameLength is the longest player name accepted, in characters.
@@ -374,8 +395,8 @@ func Score(g Game, req Request) (*Result, error) {
 	var names nameIndex
 	for i, p := range req.Players {
 		name := strings.TrimSpace(p.Name)
-		if msg := NameProblem(name); msg != "" {
-			verr.Add(namePointer(i), "%s", msg)
+		if msg := NameProblem(name); !msg.IsZero() {
+			verr.AddMessage(namePointer(i), msg)
 		} else if j, dup := names.add(name, i); dup {
 			verr.Add(namePointer(i), "%q is already player %d; give each player their own name", name, j+1)
 		}
@@ -559,19 +580,21 @@ func rank(game string, players []PlayerInput, ev *Evaluation, complete bool) *Re
 		}
 	}
 	if complete {
-		res.Tiebreak = explainTie(res, ev.TotalLabel, nil)
+		res.tie = explainTie(res, ev.TotalLabel)
+		if !res.tie.IsZero() {
+			res.Tiebreak = res.tie.String()
+		}
 	}
 	return res
 }
 
-// explainTie says in words how players level on total at the top were
-// separated, or that they share the win: unit names the total ("points"),
-// and c, when not nil, gives the sentences in its language (nil: English).
-// It reads only res, so that a stored result can be explained again in
-// another language.
-func explainTie(res *Result, unit string, c Catalog) string {
+// explainTie says how players level on total at the top were separated,
+// or that they share the win, or is the zero Message when no one was
+// level: total names what the total counts ("points"), its words keyed
+// by the game's unit and tiebreak labels.
+func explainTie(res *Result, total string) Message {
 	if len(res.Results) < 2 {
-		return ""
+		return Message{}
 	}
 	players := res.Results
 	top := players[0].Total
@@ -585,11 +608,13 @@ func explainTie(res *Result, unit string, c Catalog) string {
 		}
 	}
 	if len(level) < 2 {
-		return ""
+		return Message{}
 	}
-	if unit == "" {
-		unit = "points"
+	if total == "" {
+		total = "points"
 	}
+	g := "game." + res.Game + "."
+	unit := word{key: g + "unit", en: total}
 	// Walk the chain until the level group splits.
 	for step := range len(players[level[0]].Tiebreaks) {
 		best := players[level[0]].Tiebreaks[step].Value
@@ -608,16 +633,17 @@ func explainTie(res *Result, unit string, c Catalog) string {
 			continue
 		}
 		tb := players[ahead[0]].Tiebreaks[step]
+		label := word{key: g + "tiebreak." + tb.Key, en: tb.Label}
 		var others []string
 		for _, i := range behind {
 			others = append(others, fmt.Sprintf("%d", players[i].Tiebreaks[step].Value))
 		}
 		if len(ahead) > 1 {
-			return c.sprintf("%s share the tie on %d %s: %d %s to %s", joinNames(namesOf(res, ahead), c), top, unit, tb.Value, tb.Label, strings.Join(others, ", "))
+			return rules("%s share the tie on %d %s: %d %s to %s", joinNames(namesOf(res, ahead)), top, unit, tb.Value, label, strings.Join(others, ", "))
 		}
-		return c.sprintf("%s wins the tie on %d %s: %d %s to %s", players[ahead[0]].Name, top, unit, tb.Value, tb.Label, strings.Join(others, ", "))
+		return rules("%s wins the tie on %d %s: %d %s to %s", players[ahead[0]].Name, top, unit, tb.Value, label, strings.Join(others, ", "))
 	}
-	return c.sprintf("%s share the victory: level on %d %s and on every tiebreak", joinNames(namesOf(res, level), c), top, unit)
+	return rules("%s share the victory: level on %d %s and on every tiebreak", joinNames(namesOf(res, level)), top, unit)
 }
 
 func namesOf(res *Result, idx []int) []string {
@@ -629,8 +655,8 @@ func namesOf(res *Result, idx []int) []string {
 }
 
 // joinNames lists two or more names: "Ana, Bo and Cy".
-func joinNames(names []string, c Catalog) string {
-	return c.sprintf("%s and %s", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+func joinNames(names []string) Message {
+	return rules("%s and %s", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 }
 
 func nonNil[T any](s []T) []T {

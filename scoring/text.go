@@ -28,10 +28,11 @@ func CheckText(body []byte) error {
 	case !ok:
 		return nil
 	case nul:
-		return &ValidationError{Errors: []FieldError{{Pointer: ptr, Detail: "text cannot hold the NUL character (\\u0000)"}}}
+		return &ValidationError{Errors: []FieldError{newFieldError(ptr, "text cannot hold the NUL character (\\u0000)")}}
 	}
-	return &RequestError{Status: 400, Detail: "the body is not valid UTF-8 text",
-		Errors: []FieldError{{Pointer: ptr, Detail: "this text is not valid UTF-8"}}}
+	rerr := requestErrorf(400, "the body is not valid UTF-8 text")
+	rerr.Errors = []FieldError{newFieldError(ptr, "this text is not valid UTF-8")}
+	return rerr
 }
 
 // textFrame is an object or array open at a point of findBadText's walk.
@@ -118,18 +119,20 @@ func invisible(r rune) bool {
 	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)
 }
 
-// NameProblem says what is wrong with a player's name, or "": every name
-// needs something to show, and at most MaxNameLength characters. Score
-// asks it of every player; the server asks it of names at tables.
-func NameProblem(name string) string {
+// NameProblem says what is wrong with a player's name, or is the zero
+// Message: every name needs something to show, and at most MaxNameLength
+// characters. Score asks it of every player; the server asks it of names
+// at tables.
+func NameProblem(name string) Message {
 	name = strings.TrimSpace(name)
 	switch {
 	case name == "":
-		return "every player needs a name"
+		return rules("every player needs a name")
 	case !plainName(name) && NameKey(name) == "": // a plain name's key is the name in lower case
-		return "a name needs a letter or a sign that shows; this one is only spaces or invisible characters"
+		return rules("a name needs a letter or a sign that shows; this one is only spaces or invisible characters")
 	case utf8.RuneCountInString(name) > MaxNameLength:
-		return "a name can be at most " + strconv.Itoa(MaxNameLength) + " characters"
+		// The key names the length, as the catalogs have it.
+		return rules("a name can be at most " + strconv.Itoa(MaxNameLength) + " characters")
 	}
-	return ""
+	return Message{}
 }

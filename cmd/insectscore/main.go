@@ -593,7 +593,7 @@ func importFile(e env) error {
 		return err
 	})
 	if ce := (*models.ConflictError)(nil); errors.As(err, &ce) {
-		return errors.New(ce.Reason)
+		return errors.New(ce.String())
 	}
 	if err != nil {
 		return err
