@@ -191,3 +191,23 @@ func TestHotelLogInLanguages(t *testing.T) {
 				"/hotel/log/1": "Ben drew a honey card, usable from the next round."}},
 	})
 }
+
+// TestFinishedTableInLanguages: a finished table's standings are the
+// play's, read back from the store, and its warnings and tie sentence are
+// written in the client's language by their stored keys.
+func TestFinishedTableInLanguages(t *testing.T) {
+	app, _, clk := newHistoryApp(t)
+	_, code := playedTable(t, app, clk, "default", "insectarium", day(3, 20, 0), day(3, 21, 0),
+		seat{"Ana", `{"totals": {"rows": 7}}`}, seat{"Ben", `{"totals": {"rows": 7}}`})
+	runScenarios(t, app, []scenario{
+		{name: "in Spanish", method: "GET", path: "/api/v1/tables/" + code, header: map[string]string{"Accept-Language": "es"}, status: 200,
+			want: map[string]any{"/status": "finished",
+				"/standings/results/0/warnings/0/detail": "no se ha introducido herramientas de exposición: cuenta como 0 en el desempate",
+				"/standings/tiebreak":                    "Ana y Ben comparten la victoria: empatados a 7 puntos y en todos los desempates"}},
+		{name: "in German", method: "GET", path: "/api/v1/tables/" + code, header: map[string]string{"Accept-Language": "de"}, status: 200,
+			want: map[string]any{"/standings/tiebreak": "Ana und Ben teilen sich den Sieg: gleichauf bei 7 Punkten und bei jeder Gleichstandsregel"}},
+		{name: "in English", method: "GET", path: "/api/v1/tables/" + code, status: 200,
+			want: map[string]any{"/standings/results/1/warnings/0/detail": "no display tools entered: counted as 0 for the tiebreak",
+				"/standings/tiebreak": "Ana and Ben share the victory: level on 7 points and on every tiebreak"}},
+	})
+}
