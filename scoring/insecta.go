@@ -216,10 +216,7 @@ func (g insecta) Evaluate(players []PlayerInput, variants map[string]int) (*Eval
 			insectaCheckTotals(sheet, base, oneFragment, &verr)
 			continue
 		}
-		// Through an interface: on the heap, and boards stays off it. The
-		// tiles have room for a full collection, so that JSON v2 does not
-		// grow the list tile by tile.
-		decoded := &insectaBoard{Tiles: make([]insectaTile, 0, insectaRows*insectaCols)}
+		decoded := new(insectaBoard) // through an interface: on the heap, and boards stays off it
 		if err := DecodeBoard(p.Board, base, decoded); err != nil {
 			insectaMerge(&verr, base, err)
 			continue
