@@ -1,48 +1,29 @@
 package scoring
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
-	"io"
 	"reflect"
-	"sort"
 	"strconv"
-	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	jsonv1 "github.com/go-json-experiment/json/v1"
 )
 
-// onePass switches the JSON v2 reader (onepass.go) on; a test switches
-// it off to compare the two ways.
-var onePass = true
-
-// decodeFast decodes raw into v in one pass and reports whether it could.
-// When it cannot, v is reset to its zero value for the slow decoder, as
-// the one-pass decoder may have filled part of it.
-func decodeFast(raw []byte, v any) bool {
-	if !onePass {
-		return false
-	}
-	if unmarshalOnePass(raw, v) {
-		return true
-	}
-	reflect.ValueOf(v).Elem().SetZero()
-	return false
-}
-
-// decodeScoreRequest is DecodeRequest for a score request, in one pass
-// over a valid body: the hand-written reader's, or else v2's (a body v2
-// accepts is valid JSON, so what is left to check is the text: no NUL);
-// anything else takes DecodeRequest's path.
-func decodeScoreRequest(body []byte, req *Request) error {
-	if onePass && readScoreRequest(body, req) {
-		return nil
-	}
-	if decodeFast(body, req) && CheckText(body) == nil {
-		return nil
-	}
-	*req = Request{}
-	return DecodeRequest(body, req)
-}
+// decodeOptions make JSON v2 accept what encoding/json accepted, so that
+// every answer stays as it was: member names matched regardless of case
+// (an exact match first, and "_" and "-" still count), a name given twice
+// read twice, the second time into what the first gave (a null keeps it),
+// and invalid UTF-8 read, for CheckText to refuse at its place. Unknown
+// members stay errors.
+var decodeOptions = jsonv2.JoinOptions(
+	jsonv2.RejectUnknownMembers(true),
+	jsonv2.MatchCaseInsensitiveNames(true),
+	jsonv1.MatchCaseSensitiveDelimiter(true),
+	jsontext.AllowDuplicateNames(true),
+	jsonv1.MergeWithLegacySemantics(true),
+	jsontext.AllowInvalidUTF8(true),
+)
 
 // DecodeRequest decodes a whole request body into v strictly. No body,
 // malformed JSON or text that is not UTF-8 is a 400 RequestError;
@@ -52,13 +33,16 @@ func DecodeRequest(body []byte, v any) error {
 	if len(body) == 0 {
 		return requestErrorf(400, "the request needs a JSON body")
 	}
-	if !json.Valid(body) {
+	err := jsonv2.Unmarshal(body, v, decodeOptions)
+	// v2 stops at the first wrong value; the rest of the body may still
+	// be malformed, and malformed JSON is what a client hears of first.
+	if err != nil && !jsontext.Value(body).IsValid(decodeOptions) {
 		return requestErrorf(400, "the body is not valid JSON")
 	}
 	if err := CheckText(body); err != nil {
 		return err
 	}
-	return DecodeStrict(body, "", v)
+	return fieldError(err, "")
 }
 
 // DecodeBoard decodes one raw board into v, strictly: unknown fields and
@@ -67,240 +51,126 @@ func DecodeRequest(body []byte, v any) error {
 // example "/players/1/board"). A missing or null board decodes as an empty
 // one, so a player can be added before their board is entered.
 func DecodeBoard(raw []byte, base string, v any) error {
-	if decodeFast(raw, v) {
+	if len(raw) == 0 {
 		return nil
 	}
-	return DecodeStrict(raw, base, v)
+	return fieldError(jsonv2.Unmarshal(raw, v, decodeOptions), base)
 }
 
-// DecodeStrict is DecodeBoard for any JSON value below base; callers that
-// must tell malformed JSON from wrong values check json.Valid first.
-func DecodeStrict(raw []byte, base string, v any) error {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil
+// optional is a value of a board that may be left out: Given says
+// whether it was sent (null is not), and Value is what was sent, or the
+// zero value.
+type optional[T any] struct {
+	Value T
+	Given bool
+}
+
+// UnmarshalJSONFrom reads an optional value as JSON v2 would a pointer
+// to it, but without allocating one (a board has many): null is not
+// given, and a value of another kind, or a number that is not a whole
+// one, is the error v2 gives.
+func (o *optional[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	kind := dec.PeekKind()
+	if kind == 'n' {
+		*o = optional[T]{}
+		_, err := dec.ReadToken()
+		return err
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	err := dec.Decode(v)
-	if err == nil {
-		if _, tail := dec.Token(); tail != io.EOF {
-			err = errors.New("unexpected data after the board")
+	ok := false
+	switch v := any(&o.Value).(type) {
+	case *bool:
+		ok = kind == 't' || kind == 'f'
+		if ok {
+			tok, err := dec.ReadToken()
+			if err != nil {
+				return err
+			}
+			*v = tok.Bool()
 		}
-	}
-	if err == nil {
-		return nil
-	}
-	var tree any
-	_ = json.Unmarshal(raw, &tree)
-	var verr ValidationError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &te):
-		kind, val, _ := strings.Cut(te.Value, " ")
-		var segs []string
-		if te.Field != "" {
-			segs = strings.Split(te.Field, ".")
+	case *int:
+		if kind == '0' {
+			tok, err := dec.ReadToken()
+			if err != nil {
+				return err
+			}
+			n, err := strconv.Atoi(tok.String())
+			if err != nil {
+				return &jsonv2.SemanticError{JSONKind: kind, JSONValue: jsontext.Value(tok.String()), GoType: reflect.TypeFor[T]()}
+			}
+			*v, ok = n, true
 		}
-		ptr, ok := locate(tree, segs, kind, val, base)
-		if !ok {
-			ptr = base
-		}
-		verr.Add(ptr, "expected %s, got %s", term(describeType(te.Type.String())), describeValueWord(kind, val))
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		name, _ := strconv.Unquote(strings.TrimPrefix(err.Error(), "json: unknown field "))
-		ptr, ok := findUnknown(tree, reflect.TypeOf(v), base)
-		if !ok {
-			ptr, ok = findKey(tree, name, base)
-		}
-		if !ok {
-			ptr = base
-		}
-		verr.Add(ptr, "%q is not a field of this board", name)
 	default:
-		verr.Add(base, "the board is not valid: %s", strings.TrimPrefix(err.Error(), "json: "))
+		o.Given = true
+		return jsonv2.UnmarshalDecode(dec, &o.Value)
+	}
+	if !ok {
+		return &jsonv2.SemanticError{JSONKind: kind, GoType: reflect.TypeFor[T]()}
+	}
+	o.Given = true
+	return nil
+}
+
+// fieldError turns a decoding error into a ValidationError at the place
+// JSON v2 names, below base, in words a player understands.
+func fieldError(err error, base string) error {
+	if err == nil {
+		return nil
+	}
+	var verr ValidationError
+	var se *jsonv2.SemanticError
+	switch {
+	case errors.As(err, &se) && se.Err == jsonv2.ErrUnknownName:
+		verr.Add(base+string(se.JSONPointer), "%q is not a field of this board", se.JSONPointer.LastToken())
+	case errors.As(err, &se) && se.GoType != nil && se.JSONKind != 0:
+		verr.Add(base+string(se.JSONPointer), "expected %s, got %s", term(describeType(se.GoType)), describeValue(se))
+	default:
+		var syn *jsontext.SyntacticError
+		if errors.As(err, &syn) {
+			err = syn.Err
+		}
+		verr.Add(base, "the board is not valid: %s", err.Error())
 	}
 	return &verr
 }
 
-// locate finds the first value in tree at the dotted path segs (array
-// indices are not part of encoding/json's path, so arrays are searched) whose
-// JSON kind is kind, and returns its JSON Pointer.
-func locate(node any, segs []string, kind, val, ptr string) (string, bool) {
-	if arr, ok := node.([]any); ok && (len(segs) > 0 || kind != "array") {
-		for i, el := range arr {
-			if p, ok := locate(el, segs, kind, val, ptr+"/"+strconv.Itoa(i)); ok {
-				return p, true
-			}
-		}
-		return "", false
-	}
-	if len(segs) == 0 {
-		if f, isNum := node.(float64); isNum && kind == "number" && val != "" {
-			// Several numbers may sit at the same path; the error names
-			// the offending one by its text.
-			want, err := strconv.ParseFloat(val, 64)
-			return ptr, err == nil && want == f
-		}
-		return ptr, jsonKind(node) == kind
-	}
-	obj, ok := node.(map[string]any)
-	if !ok {
-		return "", false
-	}
-	child, ok := obj[segs[0]]
-	if !ok {
-		return "", false
-	}
-	return locate(child, segs[1:], kind, val, ptr+"/"+escapePointer(segs[0]))
-}
-
-// findUnknown walks tree alongside the Go type it was decoded into and
-// returns the pointer of the first object member that type has no field
-// for. It matches names case-insensitively, as encoding/json does.
-func findUnknown(node any, t reflect.Type, ptr string) (string, bool) {
+// describeType turns a Go type into words a player understands.
+func describeType(t reflect.Type) string {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	switch n := node.(type) {
-	case map[string]any:
-		keys := make([]string, 0, len(n))
-		for k := range n {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			var elem reflect.Type
-			switch t.Kind() {
-			case reflect.Map:
-				elem = t.Elem()
-			case reflect.Struct:
-				f, ok := jsonField(t, k)
-				if !ok {
-					return ptr + "/" + escapePointer(k), true
-				}
-				elem = f.Type
-			default:
-				return "", false
-			}
-			if p, ok := findUnknown(n[k], elem, ptr+"/"+escapePointer(k)); ok {
-				return p, true
-			}
-		}
-	case []any:
-		if t.Kind() != reflect.Slice && t.Kind() != reflect.Array {
-			return "", false
-		}
-		for i, el := range n {
-			if p, ok := findUnknown(el, t.Elem(), ptr+"/"+strconv.Itoa(i)); ok {
-				return p, true
-			}
-		}
-	}
-	return "", false
-}
-
-// jsonField finds the struct field encoding/json would decode key into.
-func jsonField(t reflect.Type, key string) (reflect.StructField, bool) {
-	for i := range t.NumField() {
-		f := t.Field(i)
-		if !f.IsExported() {
-			continue
-		}
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		if strings.EqualFold(name, key) {
-			return f, true
-		}
-	}
-	return reflect.StructField{}, false
-}
-
-// findKey returns the pointer of the first object member named key.
-func findKey(node any, key, ptr string) (string, bool) {
-	switch n := node.(type) {
-	case map[string]any:
-		if _, ok := n[key]; ok {
-			return ptr + "/" + escapePointer(key), true
-		}
-		for k, v := range n {
-			if p, ok := findKey(v, key, ptr+"/"+escapePointer(k)); ok {
-				return p, true
-			}
-		}
-	case []any:
-		for i, v := range n {
-			if p, ok := findKey(v, key, ptr+"/"+strconv.Itoa(i)); ok {
-				return p, true
-			}
-		}
-	}
-	return "", false
-}
-
-func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "bool"
-	case float64:
-		return "number"
-	case string:
-		return "string"
-	case []any:
-		return "array"
-	default:
-		return "object"
-	}
-}
-
-// describeType turns a Go type into words a player understands.
-func describeType(t string) string {
-	t = strings.TrimLeft(t, "*")
-	switch {
-	case strings.HasPrefix(t, "int"), strings.HasPrefix(t, "uint"):
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		return "a whole number"
-	case t == "string":
+	case reflect.String:
 		return "text"
-	case t == "bool":
+	case reflect.Bool:
 		return "true or false"
-	case strings.HasPrefix(t, "[]"):
+	case reflect.Slice, reflect.Array:
 		return "a list"
 	default:
 		return "an object"
 	}
 }
 
-func describeValue(kind, val string) string {
-	switch kind {
-	case "number":
-		if val != "" {
-			return val
+// describeValue is the JSON value of se as an argument of a message: a
+// number meant to be a whole number as it was sent, anything else as a
+// word to translate.
+func describeValue(se *jsonv2.SemanticError) any {
+	switch se.JSONKind {
+	case '0':
+		if describeType(se.GoType) == "a whole number" && len(se.JSONValue) > 0 {
+			return string(se.JSONValue)
 		}
-		return "a number"
-	case "bool":
-		return "true or false"
-	case "array":
-		return "a list"
-	case "object":
-		return "an object"
-	case "string":
-		return "text"
+		return term("a number")
+	case 't', 'f':
+		return term("true or false")
+	case '[':
+		return term("a list")
+	case '{':
+		return term("an object")
+	case '"':
+		return term("text")
 	}
-	return kind
-}
-
-// describeValueWord is describeValue as an argument of a message: a
-// number as it was sent, anything else as a word to translate.
-func describeValueWord(kind, val string) any {
-	if kind == "number" && val != "" {
-		return val
-	}
-	return term(describeValue(kind, val))
+	return se.JSONKind.String()
 }

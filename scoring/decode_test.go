@@ -1,12 +1,13 @@
 package scoring
 
 import (
-	"encoding/json"
 	"errors"
+	"reflect"
 	"testing"
 )
 
-func TestDecodeStrictPointers(t *testing.T) {
+// TestDecodeBoardPointers: a problem deep in a board is pointed at.
+func TestDecodeBoardPointers(t *testing.T) {
 	type card struct {
 		Points int      `json:"points"`
 		Tools  []string `json:"tools"`
@@ -29,7 +30,7 @@ func TestDecodeStrictPointers(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var b board
-			err := DecodeStrict([]byte(tt.in), "/b", &b)
+			err := DecodeBoard([]byte(tt.in), "/b", &b)
 			var verr *ValidationError
 			if !errors.As(err, &verr) || len(verr.Errors) != 1 {
 				t.Fatalf("err = %v, want one field error", err)
@@ -40,55 +41,111 @@ func TestDecodeStrictPointers(t *testing.T) {
 		})
 	}
 	var b board
-	if err := DecodeStrict([]byte(" null "), "/b", &b); err != nil {
+	if err := DecodeBoard([]byte(" null "), "/b", &b); err != nil {
 		t.Errorf("a null board is an empty board, got %v", err)
 	}
 }
 
-// scoreJSONAnswer is ScoreJSON's answer, result or error, as text.
-func scoreJSONAnswer(game string, body []byte) string {
-	res, err := ScoreJSON(game, body)
-	b, _ := json.Marshal(struct {
-		Res *Result
-		Err error
-	}{res, err})
-	return string(b)
-}
-
-// TestOnePassDecodeAgrees scores every recorded request, and requests the
-// one-pass decoder refuses where encoding/json does not, with and without
-// the one-pass decoder, and wants the same answer, error for error.
-func TestOnePassDecodeAgrees(t *testing.T) {
-	cases := recordedRequests(t)
-	board := `{"researcher":"mary-kingsley","track":3,"tiles":[{"row":0,"col":0,"kind":"insect","continent":"asia"}]}`
-	for _, body := range []string{
-		`{"players":[{"name":"Ana","board":null},{"name":"Ben"}]}`,
-		`{"PLAYERS":[{"Name":"Ana","Board":` + board + `},{"name":"Ben"}]}`,
-		`{"players":[{"name":"Ana","board":{"TRACK":3,"Tiles":[{"ROW":0,"col":0,"kind":"insect","continent":"asia"}]}},{"name":"Ben"}]}`,
-		`{"players":[{"name":"Ana","name":"Cleo","board":` + board + `},{"name":"Ben"}]}`,
-		`{"players":[{"name":"Ana","board":{"track":3,"track":4}},{"name":"Ben"}],"variants":{"oneFragment":1,"oneFragment":-1}}`,
-		`{"players":[{"name":"An\u0000a"},{"name":"Ben"}]}`,
-		"{\"players\":[{\"name\":\"An\xffa\"},{\"name\":\"Ben\"}]}",
-		`{"players":[{"name":"Ana","board":{"track":"3"}},{"name":"Ben"}]}`,
-		`{"players":[{"name":"Ana","board":{"track":1e2}},{"name":"Ben"}]}`,
-		`{"players":[{"name":"Ana","board":{"track":-0}},{"name":"Ben","board":{"name":"\ud800"}}]}`,
-		`{"players":[{"name":"Ana","board":{"totals":{"track":3,"track":4}}},{"name":"Ben"}]}`,
-		`{"players":[{"name":"Ana","board":[]},{"name":"Ben","board":7}]} `,
-		`{"players":[{"name":"Ana"}]} {}`,
+// TestDecodeErrors: what is wrong with a body is said where it is, as a
+// JSON Pointer into the request, in words a player understands: an unknown
+// member (the first one sent), a value of the wrong kind, a number that is
+// not whole or too large, in a board, an optional value of a board, a
+// totals sheet, the variants and the request itself.
+func TestDecodeErrors(t *testing.T) {
+	for _, tt := range []struct {
+		game, body, pointer, detail string
+	}{
+		{"insecta", `{"players":[{"name":"Ana","board":{"tiles":[{"row":0,"kind":"insect","bogus":1}]}}]}`, "/players/0/board/tiles/0/bogus", `"bogus" is not a field of this board`},
+		{"insecta", `{"players":[{"name":"Ana","board":{"zz":1,"aa":2}}]}`, "/players/0/board/zz", `"zz" is not a field of this board`},
+		{"insecta", `{"players":[{"name":"Ana","board":{"tiles":[{"bogus":1}],"track":"x"}}]}`, "/players/0/board/tiles/0/bogus", `"bogus" is not a field of this board`},
+		{"insecta", `{"players":[{"name":"Ana","board":{"track":"3"}}]}`, "/players/0/board/track", "expected a whole number, got text"},
+		{"insecta", `{"players":[{"name":"Ana","board":{"track":1e2}}]}`, "/players/0/board/track", "expected a whole number, got 1e2"},
+		{"insecta", `{"players":[{"name":"Ana","board":{"track":true}}]}`, "/players/0/board/track", "expected a whole number, got true or false"},
+		{"insecta", `{"players":[{"name":"Ana","board":{"researcher":7}}]}`, "/players/0/board/researcher", "expected text, got a number"},
+		{"insecta", `{"players":[{"name":"Ana","board":{"tiles":[{"row":"0"}]}}]}`, "/players/0/board/tiles/0/row", "expected a whole number, got text"},
+		{"insecta", `{"players":[{"name":"Ana","board":{"tiles":[{"row":0},{"row":1.5}]}}]}`, "/players/0/board/tiles/1/row", "expected a whole number, got 1.5"},
+		{"insecta", `{"players":[{"name":"Ana","board":{"tiles":[{"col":99999999999999999999}]}}]}`, "/players/0/board/tiles/0/col", "expected a whole number, got 99999999999999999999"},
+		{"insecta", `{"players":[{"name":"Ana","board":{"tiles":[{"row":[]}]}}]}`, "/players/0/board/tiles/0/row", "expected a whole number, got a list"},
+		{"insecta", `{"players":[{"name":"Ana","board":{"tiles":[{"scored":1}]}}]}`, "/players/0/board/tiles/0/scored", "expected true or false, got a number"},
+		{"insecta", `{"players":[{"name":"Ana","board":{"tiles":[{"name":{}}]}}]}`, "/players/0/board/tiles/0/name", "expected text, got an object"},
+		{"insecta", `{"players":[{"name":"Ana","board":{"medals":[{"level":"x"}]}}]}`, "/players/0/board/medals/0/level", "expected a whole number, got text"},
+		{"insecta", `{"players":[{"name":"Ana","board":{"tiles":{}}}]}`, "/players/0/board/tiles", "expected a list, got an object"},
+		{"insecta", `{"players":[{"name":"Ana","board":{"tiles":[[1]]}}]}`, "/players/0/board/tiles/0", "expected an object, got a list"},
+		{"insectarium", `{"players":[{"name":"Ana","board":{"grid":[[null,{"points":1,"bogus":2}]]}}]}`, "/players/0/board/grid/0/1/bogus", `"bogus" is not a field of this board`},
+		{"insectarium", `{"players":[{"name":"Ana","board":{"grid":[[{"tools":["a",3]}]]}}]}`, "/players/0/board/grid/0/0/tools/1", "expected text, got a number"},
+		{"insectarium", `{"players":[{"name":"Ana","board":{"rowTokens":[null,3]}}]}`, "/players/0/board/rowTokens/1", "expected text, got a number"},
+		{"insektenhotel", `{"players":[{"name":"Ana","board":{"floors":[{"species":"bee","guests":"2"}]}}]}`, "/players/0/board/floors/0/guests", "expected a whole number, got text"},
+		{"insektenhotel", `{"players":[{"name":"Ana","board":{"totals":{"guests":1.5}}}]}`, "/players/0/board/totals/guests", "expected a whole number, got 1.5"},
+		{"insektenhotel", `{"players":[{"name":"Ana","board":{"totals":[]}}]}`, "/players/0/board/totals", "expected an object, got a list"},
+		{"insektenhotel", `{"players":[{"name":"Ana"}],"variants":{"oneFragment":"1"}}`, "/variants/oneFragment", "expected a whole number, got text"},
+		{"insektenhotel", `{"players":{}}`, "/players", "expected a list, got an object"},
+		{"insektenhotel", `{"players":[{"name":7}]}`, "/players/0/name", "expected text, got a number"},
+		{"insektenhotel", `{"players":[{"name":"Ana"}],"bogus":1}`, "/bogus", `"bogus" is not a field of this board`},
+		{"insektenhotel", `[]`, "", "expected an object, got a list"},
+		{"insektenhotel", `{"players":[{"name":"Ana\u0000","bogus":1}]}`, "/players/0/name", `text cannot hold the NUL character (\u0000)`},
 	} {
-		for _, game := range []string{"insecta", "insectarium", "insektenhotel"} {
-			cases = append(cases, recordedRequest{Name: "extra " + game + " " + body, Game: game, Body: body})
+		_, err := ScoreJSON(tt.game, []byte(tt.body))
+		var verr *ValidationError
+		if !errors.As(err, &verr) || len(verr.Errors) != 1 {
+			t.Errorf("%s %s: %v, want one problem", tt.game, tt.body, err)
+			continue
+		}
+		if got := verr.Errors[0]; got.Pointer != tt.pointer || got.Detail != tt.detail {
+			t.Errorf("%s %s:\n got %q: %s\nwant %q: %s", tt.game, tt.body, got.Pointer, got.Detail, tt.pointer, tt.detail)
 		}
 	}
-	answer := func(c recordedRequest) string { return scoreJSONAnswer(c.Game, []byte(c.Body)) }
-	defer func() { onePass = true }()
-	for _, c := range cases {
-		onePass = true
-		got := answer(c)
-		onePass = false
-		want := answer(c)
-		if got != want {
-			t.Errorf("%s:\none pass %s\nold way  %s", c.Name, got, want)
+}
+
+// TestDecodeRefusesTheBody: a body that is no JSON is a 400, even when a
+// wrong value comes before what breaks it, and so is invalid UTF-8, which
+// is pointed at, even past an unknown member.
+func TestDecodeRefusesTheBody(t *testing.T) {
+	for _, tt := range []struct {
+		body, detail, pointer string
+	}{
+		{``, "the request needs a JSON body", ""},
+		{` `, "the body is not valid JSON", ""},
+		{`{"players":{},`, "the body is not valid JSON", ""},
+		{`{"players":[{"name":7}]} {}`, "the body is not valid JSON", ""},
+		{`{"bogus":1,"players":[{"name":"A` + "\xff" + `"}]}`, "the body is not valid UTF-8 text", "/players/0/name"},
+	} {
+		_, err := ScoreJSON("insecta", []byte(tt.body))
+		var rerr *RequestError
+		if !errors.As(err, &rerr) || rerr.Status != 400 || rerr.Detail != tt.detail {
+			t.Errorf("%q: %v, want a 400: %s", tt.body, err, tt.detail)
+			continue
 		}
+		if tt.pointer != "" && (len(rerr.Errors) != 1 || rerr.Errors[0].Pointer != tt.pointer) {
+			t.Errorf("%q: %+v, want the problem at %s", tt.body, rerr.Errors, tt.pointer)
+		}
+	}
+}
+
+// TestDecodeReadsAsBefore: what encoding/json accepted is read as it was
+// (decodeOptions): names in any case, a member given twice read into what
+// the first gave, a null keeping a value, an escaped name.
+func TestDecodeReadsAsBefore(t *testing.T) {
+	for _, tt := range []struct {
+		raw  string
+		want hotelBoard
+	}{
+		{`{"HOTEL":"blue","Floors":[{"SPECIES":"bee","guests":2}]}`, hotelBoard{Hotel: "blue", Floors: []HotelFloor{{Species: "bee", Guests: 2}}}},
+		{`{"floors":[{"species":"bee","guests":2}],"floors":[{"species":"ant"}]}`, hotelBoard{Floors: []HotelFloor{{Species: "ant", Guests: 2}}}},
+		{`{"hotel":"blue","hotel":null}`, hotelBoard{Hotel: "blue"}},
+		{`{"hot\u0065l":"red"}`, hotelBoard{Hotel: "red"}},
+	} {
+		var got hotelBoard
+		if err := DecodeBoard([]byte(tt.raw), "/b", &got); err != nil || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("DecodeBoard(%s) = %+v, %v; want %+v", tt.raw, got, err, tt.want)
+		}
+	}
+	var b insectaBoard
+	raw := `{"tiles":[{"row":1,"row":null,"col":2,"Scored":true,"points":3,"points":4}]}`
+	if err := DecodeBoard([]byte(raw), "/b", &b); err != nil {
+		t.Fatal(err)
+	}
+	want := insectaTile{Col: optional[int]{2, true}, Scored: optional[bool]{true, true}, Points: optional[int]{4, true}}
+	if len(b.Tiles) != 1 || b.Tiles[0] != want {
+		t.Errorf("DecodeBoard(%s) = %+v, want one tile %+v", raw, b.Tiles, want)
 	}
 }

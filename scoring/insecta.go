@@ -161,7 +161,7 @@ func (insecta) Spec() Spec {
 }
 
 // insectaBoard is one player's board as sent by a client. Fields that may be
-// left out are pointers so that "not given" differs from zero.
+// left out are optional so that "not given" differs from zero.
 type insectaBoard struct {
 	Researcher string         `json:"researcher"`
 	Track      int            `json:"track"`
@@ -179,25 +179,25 @@ type insectaBoard struct {
 // tell unnamed insects apart; a mail's points only check the scoring track,
 // which already holds them. Each may be left out.
 type insectaTile struct {
-	Row  *int   `json:"row"`
-	Col  *int   `json:"col"`
-	Kind string `json:"kind"`
+	Row  optional[int] `json:"row"`
+	Col  optional[int] `json:"col"`
+	Kind string        `json:"kind"`
 	// Insect fields.
-	Name      *string `json:"name"`
-	Continent *string `json:"continent"`
-	Order     *string `json:"order"`
-	Size      *string `json:"size"`
-	Wreath    *string `json:"wreath"`
+	Name      optional[string] `json:"name"`
+	Continent optional[string] `json:"continent"`
+	Order     optional[string] `json:"order"`
+	Size      optional[string] `json:"size"`
+	Wreath    optional[string] `json:"wreath"`
 	// Mail fields.
-	Institution *string `json:"institution"`
-	Points      *int    `json:"points"`
-	Scored      *bool   `json:"scored"`
+	Institution optional[string] `json:"institution"`
+	Points      optional[int]    `json:"points"`
+	Scored      optional[bool]   `json:"scored"`
 }
 
 // insectaMedal is a claimed medal and the level of the player's marker on it.
 type insectaMedal struct {
-	Medal string `json:"medal"`
-	Level *int   `json:"level"`
+	Medal string        `json:"medal"`
+	Level optional[int] `json:"level"`
 }
 
 // Evaluate decodes, validates and scores every board. All problems of all
@@ -343,10 +343,10 @@ func insectaContinentTiles(boards []insectaBoard, ok []bool, f func(c, i, n int)
 		}
 		for n := range boards[i].Tiles {
 			t := &boards[i].Tiles[n]
-			if t.Kind != "insect" || t.Continent == nil {
+			if t.Kind != "insect" || !t.Continent.Given {
 				continue
 			}
-			if c := insectaIndex(insectaContinents, *t.Continent); c >= 0 {
+			if c := insectaIndex(insectaContinents, t.Continent.Value); c >= 0 {
 				f(c, i, n)
 			}
 		}
@@ -452,40 +452,40 @@ func (t *insectaTile) validate(verr *ValidationError) {
 
 // insectaCheckCoord requires a coordinate inside the collection's limit:
 // "the size of the 6x4 grid must not be expanded".
-func insectaCheckCoord(verr *ValidationError, ptr, what string, v *int, size int) {
+func insectaCheckCoord(verr *ValidationError, ptr, what string, v optional[int], size int) {
 	switch {
-	case v == nil:
+	case !v.Given:
 		verr.Add(ptr, "give the tile's %s", term(what))
-	case *v < 0 || *v >= size:
+	case v.Value < 0 || v.Value >= size:
 		verr.Add(ptr, "the collection is %d rows by %d columns, so a %s is 0 to %d, not %d",
-			insectaRows, insectaCols, term(what), size-1, *v)
+			insectaRows, insectaCols, term(what), size-1, v.Value)
 	}
 }
 
 func (t *insectaTile) validateInsect(verr *ValidationError) {
-	insectaRequireEnum(verr, "/continent", "continent", t.Continent, insectaContinents)
-	insectaOptionalEnum(verr, "/order", "order", t.Order, insectaOrders)
-	insectaOptionalEnum(verr, "/size", "size", t.Size, insectaSizes)
+	insectaRequireEnum(verr, "/continent", "continent", t.Continent.Value, insectaContinents)
+	insectaOptionalEnum(verr, "/order", "order", t.Order.Value, insectaOrders)
+	insectaOptionalEnum(verr, "/size", "size", t.Size.Value, insectaSizes)
 	// A wreath is optional: most insects are nobody's favourite.
-	insectaOptionalEnum(verr, "/wreath", "researcher", t.Wreath, insectaResearchers)
-	if t.Name != nil && utf8.RuneCountInString(*t.Name) > insectaMaxInsectName {
+	insectaOptionalEnum(verr, "/wreath", "researcher", t.Wreath.Value, insectaResearchers)
+	if t.Name.Given && utf8.RuneCountInString(t.Name.Value) > insectaMaxInsectName {
 		verr.Add("/name", "an insect's name can be at most %d characters", insectaMaxInsectName)
 	}
-	insectaForbid(verr, "an insect", "institution", t.Institution != nil)
-	insectaForbid(verr, "an insect", "points", t.Points != nil)
-	insectaForbid(verr, "an insect", "scored", t.Scored != nil)
+	insectaForbid(verr, "an insect", "institution", t.Institution.Given)
+	insectaForbid(verr, "an insect", "points", t.Points.Given)
+	insectaForbid(verr, "an insect", "scored", t.Scored.Given)
 }
 
 func (t *insectaTile) validateMail(verr *ValidationError) {
-	insectaOptionalEnum(verr, "/institution", "institution", t.Institution, insectaInstitutions)
-	if t.Points != nil && (*t.Points < 1 || *t.Points > insectaMaxMailPoints) {
-		verr.Add("/points", "a mail is worth 1 to %d points, not %d", insectaMaxMailPoints, *t.Points)
+	insectaOptionalEnum(verr, "/institution", "institution", t.Institution.Value, insectaInstitutions)
+	if t.Points.Given && (t.Points.Value < 1 || t.Points.Value > insectaMaxMailPoints) {
+		verr.Add("/points", "a mail is worth 1 to %d points, not %d", insectaMaxMailPoints, t.Points.Value)
 	}
-	insectaForbid(verr, "a mail", "name", t.Name != nil)
-	insectaForbid(verr, "a mail", "continent", t.Continent != nil)
-	insectaForbid(verr, "a mail", "order", t.Order != nil)
-	insectaForbid(verr, "a mail", "size", t.Size != nil)
-	insectaForbid(verr, "a mail", "wreath", t.Wreath != nil)
+	insectaForbid(verr, "a mail", "name", t.Name.Given)
+	insectaForbid(verr, "a mail", "continent", t.Continent.Given)
+	insectaForbid(verr, "a mail", "order", t.Order.Given)
+	insectaForbid(verr, "a mail", "size", t.Size.Given)
+	insectaForbid(verr, "a mail", "wreath", t.Wreath.Given)
 }
 
 // insectaForbid reports a field that belongs to the other kind of tile, which
@@ -497,28 +497,20 @@ func insectaForbid(verr *ValidationError, tile, field string, given bool) {
 }
 
 // insectaRequireEnum checks a required enumerated field.
-func insectaRequireEnum(verr *ValidationError, ptr, what string, v *string, opts []Option) {
-	if v == nil || *v == "" {
+func insectaRequireEnum(verr *ValidationError, ptr, what, v string, opts []Option) {
+	if v == "" {
 		verr.Add(ptr, "choose the %s", term(what))
 		return
 	}
-	insectaCheckEnum(verr, "", ptr, what, *v, opts)
+	insectaCheckEnum(verr, "", ptr, what, v, opts)
 }
 
-// insectaOptionalEnum checks an enumerated field that may be left out (nil
-// or empty).
-func insectaOptionalEnum(verr *ValidationError, ptr, what string, v *string, opts []Option) {
-	if v != nil && *v != "" {
-		insectaCheckEnum(verr, "", ptr, what, *v, opts)
+// insectaOptionalEnum checks an enumerated field that may be left out (not
+// given, null or empty).
+func insectaOptionalEnum(verr *ValidationError, ptr, what, v string, opts []Option) {
+	if v != "" {
+		insectaCheckEnum(verr, "", ptr, what, v, opts)
 	}
-}
-
-// insectaText is the value of an optional text field, "" when left out.
-func insectaText(v *string) string {
-	if v == nil {
-		return ""
-	}
-	return *v
 }
 
 // insectaCheckEnum reports a value that is not one of opts, listing them,
@@ -565,10 +557,10 @@ func insectaLabel(opts []Option, id string) string {
 // placed says where a tile lies and whether it can take part in the
 // layout checks: a tile with a bad position or kind is already reported.
 func (t insectaTile) placed() (row, col int, ok bool) {
-	if t.Row == nil || t.Col == nil || (t.Kind != "insect" && t.Kind != "mail") {
+	if !t.Row.Given || !t.Col.Given || (t.Kind != "insect" && t.Kind != "mail") {
 		return 0, 0, false
 	}
-	row, col = *t.Row, *t.Col
+	row, col = t.Row.Value, t.Col.Value
 	return row, col, row >= 0 && row < insectaRows && col >= 0 && col < insectaCols
 }
 
@@ -711,10 +703,10 @@ func (b *insectaBoard) validateMedals(base string, verr *ValidationError) {
 			seen |= 1 << i
 		}
 		switch {
-		case m.Level == nil:
+		case !m.Level.Given:
 			verr.Add(ptr+"/level", "give the level of your marker on this medal")
-		case *m.Level < 1 || *m.Level > insectaMaxMedalLevel:
-			verr.Add(ptr+"/level", "a medal level is 1 to %d, not %d", insectaMaxMedalLevel, *m.Level)
+		case m.Level.Value < 1 || m.Level.Value > insectaMaxMedalLevel:
+			verr.Add(ptr+"/level", "a medal level is 1 to %d, not %d", insectaMaxMedalLevel, m.Level.Value)
 		}
 		verr.prefix(before, base, "/medals/"+strconv.Itoa(n))
 	}
@@ -735,14 +727,14 @@ func (b *insectaBoard) score(base string, oneFragment int, bufs *insectaBuffers)
 		if t.Kind != "insect" {
 			continue
 		}
-		if c := insectaIndex(insectaContinents, *t.Continent); continents[c] == 0 {
+		if c := insectaIndex(insectaContinents, t.Continent.Value); continents[c] == 0 {
 			continents[c] = n + 1
 			found++
 		}
-		if b.Researcher != "" && t.Wreath != nil && *t.Wreath == b.Researcher {
+		if b.Researcher != "" && t.Wreath.Given && t.Wreath.Value == b.Researcher {
 			favourites++
 			buf = append(buf, Source{Pointer: indexPointer(insectaTilePointers, "/tiles/", n), Points: insectaPerFavourite,
-				Label: strings.TrimSpace(insectaText(t.Name))})
+				Label: strings.TrimSpace(t.Name.Value)})
 		}
 	}
 	favSrc := buf[favStart:len(buf):len(buf)]
@@ -842,13 +834,13 @@ func (b *insectaBoard) distinctInsects(src []Source) []Source {
 		if t.Kind != "insect" {
 			continue
 		}
-		name := strings.TrimSpace(insectaText(t.Name))
+		name := strings.TrimSpace(t.Name.Value)
 		key := species{name: name, plain: plainName(name)}
 		label := name
 		if name == "" {
-			order, size := insectaText(t.Order), insectaText(t.Size)
-			key = species{unnamed: true, continent: *t.Continent, order: order, size: size}
-			label = insectaTraits(*t.Continent, order, size)
+			order, size := t.Order.Value, t.Size.Value
+			key = species{unnamed: true, continent: t.Continent.Value, order: order, size: size}
+			label = insectaTraits(t.Continent.Value, order, size)
 		}
 		if slices.ContainsFunc(seen, func(s species) bool {
 			if s.unnamed || key.unnamed {
@@ -897,9 +889,9 @@ func (b *insectaBoard) warnings(base string) []FieldError {
 	}
 	for n, m := range b.Medals {
 		// Tiles whose trait was left out might be the missing ones.
-		if have, unknown := b.medalCount(m.Medal); *m.Level > have+unknown {
+		if have, unknown := b.medalCount(m.Medal); m.Level.Value > have+unknown {
 			w.Add(fmt.Sprintf("%s/medals/%d/level", base, n), "level %d on %s needs %d matching %s, but the collection has %d",
-				*m.Level, insectaMedalWord(m.Medal), *m.Level, term(insectaMedalUnit(m.Medal)), have)
+				m.Level.Value, insectaMedalWord(m.Medal), m.Level.Value, term(insectaMedalUnit(m.Medal)), have)
 		}
 	}
 	return w.Errors
@@ -910,15 +902,15 @@ func (b *insectaBoard) warnings(base string) []FieldError {
 func (b *insectaBoard) scoredMailPoints() int {
 	sum := 0
 	for _, t := range b.Tiles {
-		if t.Kind == "mail" && t.scored() && t.Points != nil {
-			sum += *t.Points
+		if t.Kind == "mail" && t.scored() && t.Points.Given {
+			sum += t.Points.Value
 		}
 	}
 	return sum
 }
 
 // scored says whether a Mail tile was flipped; not saying means not yet.
-func (t insectaTile) scored() bool { return t.Scored != nil && *t.Scored }
+func (t insectaTile) scored() bool { return t.Scored.Value }
 
 // medalCount is the highest level the collection supports for a medal:
 // insects with the medal's attribute, or completed (scored) Mail tiles.
@@ -934,15 +926,15 @@ func (b *insectaBoard) medalCount(medal string) (have, unknown int) {
 				have++
 				continue
 			}
-			trait = insectaText(t.Institution)
+			trait = t.Institution.Value
 		case t.Kind != "insect":
 			continue
 		case attr == "continent":
-			trait = *t.Continent
+			trait = t.Continent.Value
 		case attr == "order":
-			trait = insectaText(t.Order)
+			trait = t.Order.Value
 		case attr == "size":
-			trait = insectaText(t.Size)
+			trait = t.Size.Value
 		default:
 			continue
 		}

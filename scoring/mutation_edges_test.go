@@ -67,11 +67,12 @@ func TestPointersPastTheirTables(t *testing.T) {
 	}
 }
 
-// TestDecodeStrictEdges: what the fast decoders leave to encoding/json (a
-// member given twice, a name in another case) decodes as it always did,
-// data after the value is refused, a list holding a list where tiles go
-// is pointed at, not the board, and so is an unknown member.
-func TestDecodeStrictEdges(t *testing.T) {
+// TestDecodeBoardEdges: what encoding/json accepted (a member given
+// twice, a name in another case) decodes as it always did, data after the
+// value is refused, a list holding a list where tiles go is pointed at,
+// not the board, and so is an unknown member, the first one sent; a name
+// that differs by "_" or "-" is one (decodeOptions).
+func TestDecodeBoardEdges(t *testing.T) {
 	for _, tt := range []struct {
 		raw   string
 		track int
@@ -82,8 +83,8 @@ func TestDecodeStrictEdges(t *testing.T) {
 		}
 	}
 	var b insectaBoard
-	if err := DecodeStrict([]byte(`{"track":1} {"track":2}`), "/players/0/board", &b); err == nil {
-		t.Error("DecodeStrict reads a board with data after it")
+	if err := DecodeBoard([]byte(`{"track":1} {"track":2}`), "/players/0/board", &b); err == nil {
+		t.Error("DecodeBoard reads a board with data after it")
 	}
 	err := DecodeBoard([]byte(`{"tiles":[[1]]}`), "/players/0/board", &b)
 	var verr *ValidationError
@@ -95,20 +96,10 @@ func TestDecodeStrictEdges(t *testing.T) {
 	if !errors.As(err, &verr) || len(verr.Errors) != 1 || verr.Errors[0].Pointer != "/players/0/board/tiles/0/bogus" {
 		t.Errorf("DecodeBoard of an unknown member = %v, want one error at /players/0/board/tiles/0/bogus", err)
 	}
-}
-
-// TestJSONField finds fields as encoding/json does: by their json name in
-// any case, by the Go name only when there is none, never a "-" field.
-func TestJSONField(t *testing.T) {
-	typ := reflect.TypeFor[struct {
-		A int `json:"b"`
-		C int
-		D int `json:"-"`
-	}]()
-	for key, want := range map[string]string{"b": "A", "B": "A", "a": "", "c": "C", "C": "C", "d": "", "-": ""} {
-		f, ok := jsonField(typ, key)
-		if ok != (want != "") || f.Name != want {
-			t.Errorf("jsonField(%q) = %q, %v; want %q", key, f.Name, ok, want)
+	for raw, want := range map[string]string{`{"tra_ck":1}`: "/players/0/board/tra_ck", `{"tra-ck":1,"zz":2}`: "/players/0/board/tra-ck"} {
+		err = DecodeBoard([]byte(raw), "/players/0/board", &b)
+		if !errors.As(err, &verr) || len(verr.Errors) != 1 || verr.Errors[0].Pointer != want {
+			t.Errorf("DecodeBoard(%s) = %v, want one error at %s", raw, err, want)
 		}
 	}
 }
@@ -355,7 +346,7 @@ func TestDistinctInsectsOnTheStack(t *testing.T) {
 	var b insectaBoard
 	for n := range insectaRows * insectaCols {
 		name := "insect " + strconv.Itoa(n)
-		b.Tiles = append(b.Tiles, insectaTile{Kind: "insect", Name: &name})
+		b.Tiles = append(b.Tiles, insectaTile{Kind: "insect", Name: optional[string]{name, true}})
 	}
 	src := make([]Source, 0, len(b.Tiles))
 	allocs := testing.AllocsPerRun(10, func() { src = b.distinctInsects(src[:0]) })

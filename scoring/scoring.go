@@ -432,7 +432,7 @@ func ScoreJSON(gameID string, body []byte) (*Result, error) {
 		return nil, err
 	}
 	var req Request
-	if err := decodeScoreRequest(body, &req); err != nil {
+	if err := DecodeRequest(body, &req); err != nil {
 		return nil, err
 	}
 	return Score(g, req)

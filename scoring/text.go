@@ -2,11 +2,12 @@ package scoring
 
 import (
 	"bytes"
-	"encoding/json"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Text a request may hold: valid UTF-8 without the NUL character. Both
@@ -35,75 +36,26 @@ func CheckText(body []byte) error {
 	return rerr
 }
 
-// textFrame is an object or array open at a point of findBadText's walk.
-type textFrame struct {
-	array   bool
-	index   int
-	key     string
-	wantKey bool
-}
-
-// findBadText walks the JSON body token by token and returns the pointer
+// findBadText reads the JSON body token by token and returns the pointer
 // of the first string that holds invalid UTF-8 (the decoder reads it as
 // U+FFFD, so its bytes in the body are checked) or a NUL (nul then true).
 // A key's pointer is its member's.
 func findBadText(body []byte) (pointer string, nul, ok bool) {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	var stack []*textFrame
-	path := func() string {
-		var b strings.Builder
-		for _, f := range stack {
-			b.WriteByte('/')
-			if f.array {
-				b.WriteString(strconv.Itoa(f.index))
-			} else {
-				b.WriteString(escapePointer(f.key))
-			}
-		}
-		return b.String()
-	}
-	valueDone := func() {
-		if n := len(stack); n > 0 && !stack[n-1].array {
-			stack[n-1].wantKey = true
-		}
-	}
+	dec := jsontext.NewDecoder(bytes.NewReader(body), jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true))
 	for {
-		start := dec.InputOffset()
-		tok, err := dec.Token()
-		if err != nil {
-			return "", false, false
-		}
-		var top *textFrame
-		if n := len(stack); n > 0 {
-			top = stack[n-1]
-		}
-		isKey := top != nil && !top.array && top.wantKey
-		if top != nil && top.array && tok != json.Delim(']') {
-			top.index++
-		}
-		if s, isString := tok.(string); isString {
-			if isKey {
-				top.key, top.wantKey = s, false
-			}
-			invalid := !utf8.Valid(body[start:dec.InputOffset()])
-			if invalid || strings.IndexByte(s, 0) >= 0 {
-				return path(), !invalid, true
-			}
-			if !isKey {
-				valueDone()
+		if dec.PeekKind() != '"' {
+			if _, err := dec.ReadToken(); err != nil {
+				return "", false, false
 			}
 			continue
 		}
-		switch tok {
-		case json.Delim('{'):
-			stack = append(stack, &textFrame{wantKey: true})
-		case json.Delim('['):
-			stack = append(stack, &textFrame{array: true, index: -1})
-		case json.Delim('}'), json.Delim(']'):
-			stack = stack[:len(stack)-1]
-			valueDone()
-		default:
-			valueDone()
+		raw, err := dec.ReadValue()
+		if err != nil {
+			return "", false, false
+		}
+		invalid := !utf8.Valid(raw)
+		if text, _ := jsontext.AppendUnquote(nil, raw); invalid || bytes.IndexByte(text, 0) >= 0 {
+			return string(dec.StackPointer()), !invalid, true
 		}
 	}
 }

@@ -2,11 +2,13 @@ package scoring
 
 import (
 	"bytes"
-	"encoding/json"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // A totals sheet is the score pad beside the board replica (issue 8): a
@@ -59,8 +61,8 @@ func decodeTotals(raw []byte, base, game string, fields []TotalsField, verr *Val
 	if !bytes.Contains(raw, []byte(`"`+totalsMember+`"`)) {
 		return nil, false
 	}
-	var members map[string]json.RawMessage
-	if json.Unmarshal(raw, &members) != nil {
+	var members map[string]jsontext.Value
+	if jsonv2.Unmarshal(raw, &members, decodeOptions) != nil {
 		return nil, false // not an object: the board decoder says why
 	}
 	inner, ok := members[totalsMember]
@@ -73,8 +75,8 @@ func decodeTotals(raw []byte, base, game string, fields []TotalsField, verr *Val
 		}
 	}
 	base += "/" + totalsMember
-	var values map[string]json.RawMessage
-	if err := DecodeStrict(inner, base, &values); err != nil {
+	var values map[string]jsontext.Value
+	if err := DecodeBoard(inner, base, &values); err != nil {
 		verr.Errors = append(verr.Errors, err.(*ValidationError).Errors...)
 		return nil, true
 	}
@@ -85,7 +87,7 @@ func decodeTotals(raw []byte, base, game string, fields []TotalsField, verr *Val
 			continue
 		}
 		ptr := base + "/" + f.ID
-		if err := DecodeStrict(v, ptr, &s.values[i]); err != nil {
+		if err := DecodeBoard(v, ptr, &s.values[i]); err != nil {
 			verr.Errors = append(verr.Errors, err.(*ValidationError).Errors...)
 			continue
 		}

@@ -3,9 +3,12 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"syscall/js"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	jsonv1 "github.com/go-json-experiment/json/v1"
 
 	"insectscore/scoring"
 )
@@ -44,7 +47,7 @@ func main() {
 				return true, nil
 			}
 			var c scoring.Catalog
-			if err := json.Unmarshal([]byte(text), &c); err != nil {
+			if err := jsonv2.Unmarshal([]byte(text), &c); err != nil {
 				return nil, fmt.Errorf("the catalog is not a JSON object of messages: %w", err)
 			}
 			catalog = c
@@ -71,26 +74,31 @@ func export(f func(args []js.Value) (any, error)) js.Func {
 
 // answer is what each function returns, as JSON text.
 type answer struct {
-	Status int             `json:"status"`
-	Body   json.RawMessage `json:"body"`
+	Status int            `json:"status"`
+	Body   jsontext.Value `json:"body"`
 }
 
-// reply encodes v as the server's c.JSON does (json.Marshal), or err as
-// the problem the server sends for it.
+// asServer writes JSON with JSON v2 as encoding/json does, so that an
+// answer is byte for byte the server's (its c.JSON is encoding/json's
+// Marshal), and the engine carries one JSON package, not two.
+var asServer = jsonv1.DefaultOptionsV1()
+
+// reply encodes v as the server's c.JSON does, or err as the problem the
+// server sends for it.
 func reply(v any, err error) string {
 	if err == nil {
 		var body []byte
-		if body, err = json.Marshal(v); err == nil {
+		if body, err = jsonv2.Marshal(v, asServer); err == nil {
 			return encode(200, body)
 		}
 	}
 	p, _ := catalog.Problem(err)
-	body, _ := json.Marshal(p)
+	body, _ := jsonv2.Marshal(p, asServer)
 	return encode(p.Status, body)
 }
 
 func encode(status int, body []byte) string {
-	out, _ := json.Marshal(answer{Status: status, Body: body})
+	out, _ := jsonv2.Marshal(answer{Status: status, Body: body}, asServer)
 	return string(out)
 }
 
