@@ -25,6 +25,11 @@ var decodeOptions = jsonv2.JoinOptions(
 	jsontext.AllowInvalidUTF8(true),
 )
 
+// asEncodingJSON makes JSON v2 write and read as encoding/json does, for
+// what the rules keep (a stored message, a tracked hotel's boards): one
+// JSON package in the browser's engine, not two.
+var asEncodingJSON = jsonv1.DefaultOptionsV1()
+
 // DecodeRequest decodes a whole request body into v strictly. No body,
 // malformed JSON or text that is not UTF-8 is a 400 RequestError;
 // well-formed JSON with unknown fields, values of the wrong type or a NUL

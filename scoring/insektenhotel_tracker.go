@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
 )
 
 // The live tracker follows an Insektenhotel game turn by turn. The physical
@@ -142,7 +144,7 @@ func (s *HotelState) Boards() []json.RawMessage {
 	out := make([]json.RawMessage, len(s.Players))
 	for i, p := range s.Players {
 		// Strings and ints only: Marshal cannot fail here.
-		out[i], _ = json.Marshal(hotelBoard{Hotel: p.Hotel, Floors: p.Floors})
+		out[i], _ = jsonv2.Marshal(hotelBoard{Hotel: p.Hotel, Floors: p.Floors}, asEncodingJSON)
 	}
 	return out
 }

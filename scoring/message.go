@@ -2,10 +2,12 @@ package scoring
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Message is a sentence for the user (an error, a warning, a note, the
@@ -71,8 +73,8 @@ func (m Message) IsZero() bool { return m.Key == "" }
 // {"or": "a, b or c"}, and a message of its own {"key", "args"}.
 // Any other argument is kept as the string it prints.
 type storedMessage struct {
-	Key  string            `json:"key"`
-	Args []json.RawMessage `json:"args,omitempty"`
+	Key  string           `json:"key"`
+	Args []jsontext.Value `json:"args,omitempty"`
 }
 
 type storedWord struct {
@@ -102,19 +104,19 @@ func (m Message) MarshalJSON() ([]byte, error) {
 		default:
 			v = fmt.Sprint(a)
 		}
-		b, err := json.Marshal(v)
+		b, err := jsonv2.Marshal(v, asEncodingJSON)
 		if err != nil {
 			return nil, err
 		}
 		out.Args = append(out.Args, b)
 	}
-	return json.Marshal(out)
+	return jsonv2.Marshal(out, asEncodingJSON)
 }
 
 // UnmarshalJSON reads m from its stored form.
 func (m *Message) UnmarshalJSON(b []byte) error {
 	var in storedMessage
-	if err := json.Unmarshal(b, &in); err != nil {
+	if err := jsonv2.Unmarshal(b, &in, asEncodingJSON); err != nil {
 		return err
 	}
 	*m = Message{Key: in.Key}
@@ -129,7 +131,7 @@ func (m *Message) UnmarshalJSON(b []byte) error {
 }
 
 // storedArg reads one argument of a stored message.
-func storedArg(raw json.RawMessage) (any, error) {
+func storedArg(raw jsontext.Value) (any, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
 		return nil, fmt.Errorf("scoring: an empty argument of a message")
@@ -137,21 +139,21 @@ func storedArg(raw json.RawMessage) (any, error) {
 	switch raw[0] {
 	case '"':
 		var s string
-		err := json.Unmarshal(raw, &s)
+		err := jsonv2.Unmarshal(raw, &s, asEncodingJSON)
 		return s, err
 	case '{':
-		var probe map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &probe); err != nil {
+		var probe map[string]jsontext.Value
+		if err := jsonv2.Unmarshal(raw, &probe, asEncodingJSON); err != nil {
 			return nil, err
 		}
 		switch {
 		case probe["word"] != nil:
 			var w storedWord
-			err := json.Unmarshal(raw, &w)
+			err := jsonv2.Unmarshal(raw, &w, asEncodingJSON)
 			return word{key: w.Word, en: w.En, totals: w.Totals}, err
 		case probe["or"] != nil:
 			var l storedList
-			err := json.Unmarshal(raw, &l)
+			err := jsonv2.Unmarshal(raw, &l, asEncodingJSON)
 			return orList(l.Or), err
 		case probe["key"] != nil:
 			var m Message
