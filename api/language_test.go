@@ -18,7 +18,7 @@ import (
 
 	"github.com/gofiber/fiber/v2/utils"
 
-	"insectscore/models"
+	"insectscore/scoring"
 )
 
 var updateCatalog = flag.Bool("update-catalog", false, "add the server's missing messages to the English catalog")
@@ -168,9 +168,8 @@ func serverMessages(t *testing.T) map[string]string {
 		out["api."+m] = m
 	}
 	out["api.word.and"] = "and"
-	for _, g := range []string{"insectarium", "insecta", "insektenhotel", ""} {
-		w := models.EndCondition(g)
-		out["api.word."+w] = w
+	for _, g := range scoring.GameList() {
+		out["api.word."+g.End] = g.End
 	}
 	return out
 }

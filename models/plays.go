@@ -221,8 +221,9 @@ func (s *Store) recordPlay(ctx context.Context, group string, lp LoggedPlay, res
 func scorePlay(lp LoggedPlay) (*scoring.Result, error) {
 	g, ok := scoring.Lookup(lp.Game)
 	if !ok {
-		return nil, &scoring.ValidationError{Errors: []scoring.FieldError{
-			{Pointer: "/game", Detail: "choose a game: insecta, insectarium or insektenhotel"}}}
+		var verr scoring.ValidationError
+		verr.Add("/game", "choose a game: %s", strings.Join(scoring.GameIDs(), ", "))
+		return nil, &verr
 	}
 	verr := scoring.ValidationError{Errors: slices.Clone(lp.Problems)}
 	req := scoring.Request{Players: make([]scoring.PlayerInput, len(lp.Players)), Variants: lp.Variants}
@@ -243,7 +244,7 @@ func scorePlay(lp LoggedPlay) (*scoring.Result, error) {
 	case len(res.Results) < spec.MinPlayers:
 		verr.Add("/players", "%s", fmt.Sprintf("%s needs at least %d players", spec.Name, spec.MinPlayers))
 	case !res.Complete:
-		verr.Add("/players", "%s", "the game is not over yet: "+EndCondition(spec.ID))
+		verr.Add("/players", "%s", "the game is not over yet: "+spec.End)
 	}
 	if err := verr.Err(); err != nil {
 		return nil, err
