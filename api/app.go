@@ -19,8 +19,8 @@ import (
 	"insectscore/models"
 )
 
-// BodyLimit is the largest request body accepted. A full table of four
-// Insecta boards is a few KiB; anything near this is a mistake or abuse.
+// BodyLimit is the largest request body accepted. A full table of the
+// largest boards is a few KiB; anything near this is a mistake or abuse.
 const BodyLimit = 64 << 10
 
 // ImportBodyLimit is the largest group export POST /api/v1/groups/import

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"insectscore/scoring"
@@ -45,9 +44,9 @@ type bgStatsGame struct {
 	NoPoints     bool   `json:"noPoints"`
 }
 
-// bgStatsPlayer is one player. In a game without points (Insektenhotel:
-// the first full hotel wins) the score is the player's guests, which BG
-// Stats keeps but does not rank by.
+// bgStatsPlayer is one player. In a game won without points (its Info
+// says WinsOnly) the score is still the player's total, which BG Stats
+// keeps but does not rank by.
 type bgStatsPlayer struct {
 	Name           string `json:"name"`
 	SourcePlayerID string `json:"sourcePlayerId"`
@@ -56,18 +55,6 @@ type bgStatsPlayer struct {
 	Winner         bool   `json:"winner"`
 	StartPlayer    bool   `json:"startPlayer"`
 }
-
-// noPoints are the games won without points.
-var noPoints = map[string]bool{"insektenhotel": true}
-
-// gameNames is each game's name as printed on its box, by id.
-var gameNames = sync.OnceValue(func() map[string]string {
-	names := map[string]string{}
-	for _, g := range scoring.GameList() {
-		names[g.ID] = g.Name
-	}
-	return names
-})
 
 // playLinks are the links a play's JSON carries.
 type playLinks struct {
@@ -81,8 +68,9 @@ type playLinks struct {
 func bgStatsPlayFor(id, game string, started, finished time.Time, location, notes string, startSeat *int, results []playResult) bgStatsPlay {
 	// A play in BG Stats is dated when it began, and lasts durationMin.
 	at := finished
+	info, _ := scoring.InfoOf(game)
 	out := bgStatsPlay{SourceName: bgStatsSource, SourcePlayID: id, Location: location, Comments: notes,
-		Game:    bgStatsGame{Name: gameNames()[game], SourceGameID: game, HighestWins: true, NoPoints: noPoints[game]},
+		Game:    bgStatsGame{Name: info.Name, SourceGameID: game, HighestWins: true, NoPoints: info.WinsOnly},
 		Players: make([]bgStatsPlayer, len(results))}
 	if !started.IsZero() && finished.After(started) {
 		at = started

@@ -17,7 +17,7 @@ import (
 
 	"github.com/gofiber/fiber/v2/utils"
 
-	"insectscore/models"
+	"insectscore/scoring"
 )
 
 var updateCatalog = flag.Bool("update-catalog", false, "add the server's missing messages to the English catalog")
@@ -160,9 +160,10 @@ func serverMessages(t *testing.T) map[string]string {
 	// The seats of phones with unsent changes: "Ana's and Ben's".
 	out["api.%s's"] = "%s's"
 	out["api.word.and"] = "and"
-	for _, g := range []string{"insectarium", "insecta", "insektenhotel", ""} {
-		w := models.EndCondition(g)
-		out["api.word."+w] = w
+	for _, g := range scoring.GameList() {
+		if !testGames[g.ID] {
+			out["api.word."+g.End] = g.End
+		}
 	}
 	return out
 }

@@ -6,7 +6,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"insectscore/models"
-	"insectscore/scoring"
 )
 
 // addMove answers POST /api/v1/tables/{code}/moves: the player whose turn
@@ -18,11 +17,7 @@ func (s *server) addMove(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var m scoring.HotelMove
 	ifVersion, err := ifMatch(c)
-	if err == nil {
-		err = decodeBody(c, &m)
-	}
 	if err != nil {
 		// Who asks is told before what is wrong with the request.
 		if aerr := s.permitted(c, models.AnySeat); aerr != nil {
@@ -30,8 +25,10 @@ func (s *server) addMove(c *fiber.Ctx) error {
 		}
 		return err
 	}
+	// The move is read by the tracker of the table's game, which the
+	// store finds.
 	return s.tableMove(c, fiber.StatusCreated, func(code string, r models.Reply[models.TableState]) (models.TableState, models.IdempotentAnswer, error) {
-		return s.store.AddMove(c.UserContext(), code, token, m, ifVersion, r)
+		return s.store.AddMove(c.UserContext(), code, token, c.Body(), ifVersion, r)
 	})
 }
 

@@ -23,6 +23,7 @@ import (
 
 	"insectscore/pwa"
 	"insectscore/pwa/precompress"
+	"insectscore/scoring"
 )
 
 // assets is the embedded PWA, prepared once at start-up. Files under
@@ -140,6 +141,9 @@ func buildAssets() (*assets, error) {
 		if err != nil {
 			return nil, err
 		}
+		if name == "sw.js" {
+			b = bytes.Replace(b, []byte(formsMark), formList(), 1)
+		}
 		b = bytes.ReplaceAll(b, []byte("/assets/"), []byte("/assets/"+a.version+"/"))
 		b = bytes.ReplaceAll(b, []byte("__VERSION__"), []byte(a.version))
 		if name == "index.html" {
@@ -165,6 +169,20 @@ func buildAssets() (*assets, error) {
 	// collection, minutes away.
 	debug.FreeOSMemory()
 	return a, nil
+}
+
+// formsMark is the line of sw.js where the server lists each game's form,
+// which the service worker keeps with the rest of the shell: which forms
+// there are is the games' to say (scoring.Info.Form), not the worker's.
+const formsMark = "  // __FORMS__"
+
+// formList is the lines of sw.js's list that name each game's form.
+func formList() []byte {
+	var b []byte
+	for _, g := range scoring.GameList() {
+		b = fmt.Appendf(b, "  '/assets/%s',\n", g.Form)
+	}
+	return bytes.TrimSuffix(b, []byte("\n"))
 }
 
 // fileSum is the SHA-256 of an embedded file, read through buf.
@@ -198,7 +216,7 @@ func held(b []byte) *body {
 }
 
 // serveApp answers every other GET: the app shell, versioned assets, and
-// index.html for the app's own routes (/t/CODE, /score/insecta, …).
+// index.html for the app's own routes (/t/CODE, /score/GAME, …).
 func (s *server) serveApp(c *fiber.Ctx) error {
 	p := c.Path()
 	if rest, ok := strings.CutPrefix(p, "/assets/"); ok {

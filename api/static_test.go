@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/andybalholm/brotli"
+
+	"insectscore/scoring"
 )
 
 func TestAppShell(t *testing.T) {
@@ -60,6 +62,20 @@ func TestAppShell(t *testing.T) {
 	sw := call(t, app, "GET", "/sw.js", "", nil)
 	if strings.Contains(string(sw.body), "__VERSION__") {
 		t.Error("sw.js still holds the __VERSION__ placeholder")
+	}
+	// Each game's form is in the list the worker keeps, as every file
+	// there: once, versioned.
+	if strings.Contains(string(sw.body), "__FORMS__") {
+		t.Error("sw.js still holds the __FORMS__ placeholder")
+	}
+	a, err := loadAssets()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range scoring.GameList() {
+		if line := "  '/assets/" + a.version + "/" + g.Form + "',\n"; strings.Count(string(sw.body), line) != 1 {
+			t.Errorf("sw.js does not list %s's form once as %q:\n%s", g.ID, line, sw.body)
+		}
 	}
 }
 

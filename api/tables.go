@@ -20,8 +20,8 @@ type createTableRequest struct {
 	Players  []string       `json:"players"`
 	Variants map[string]int `json:"variants"`
 	Group    string         `json:"group"`
-	// First is the seat that starts a table played move by move ("the
-	// last to stay in a hotel"); seat 0 when left out.
+	// First is the seat that starts a table played move by move; seat 0
+	// when left out.
 	First int `json:"first"`
 }
 
@@ -53,9 +53,11 @@ type tableView struct {
 	// Errors say why standings are missing: the boards break a rule.
 	Errors  []scoring.FieldError `json:"errors"`
 	Version int                  `json:"version"`
-	// Hotel is the live turn tracker of an Insektenhotel table, once the
-	// first move is made.
-	Hotel *scoring.HotelState `json:"hotel,omitempty"`
+	// Hotel is the state of the tracker of a table played move by move
+	// (scoring.Tracked), once the first move is made.
+	Hotel any `json:"hotel,omitempty"`
+	// tracked is Hotel as the tracker made it, for in to translate.
+	tracked scoring.Tracked
 	// PlayID names the play a finished table recorded.
 	PlayID string `json:"playId,omitempty"`
 }
@@ -188,7 +190,7 @@ func (s *server) putBoard(c *fiber.Ctx) error {
 			return fiber.Map{"version": v.Version, "standings": v.Standings, "errors": v.Errors}
 		}))
 	if errors.Is(err, models.ErrTracked) {
-		return errorf(fiber.StatusConflict, "this table is played move by move: undo every move to change a hotel by hand")
+		return errorf(fiber.StatusConflict, "this table is played move by move: undo every move to change a board by hand")
 	}
 	if err != nil {
 		return err
@@ -233,8 +235,11 @@ func (s *server) findTable(c *fiber.Ctx) (*models.Table, error) {
 func view(st models.TableState, now time.Time) tableView {
 	t := st.Table
 	v := tableView{Code: t.Code, Game: t.Game, Status: string(t.Status), Variants: t.Variants, First: t.First,
-		Seats: make([]seatView, len(t.Seats)), Standings: st.Standings, Errors: st.Errors, Hotel: st.Hotel,
+		Seats: make([]seatView, len(t.Seats)), Standings: st.Standings, Errors: st.Errors,
 		Version: t.Version, PlayID: t.PlayID}
+	if st.Tracked != nil {
+		v.Hotel, v.tracked = st.Tracked, st.Tracked
+	}
 	if v.Variants == nil {
 		v.Variants = map[string]int{}
 	}
@@ -255,7 +260,9 @@ func (v tableView) in(cat scoring.Catalog) tableView {
 	}
 	v.Standings = cat.Result(v.Standings)
 	v.Errors = cat.FieldErrors(v.Errors)
-	v.Hotel = cat.Hotel(v.Hotel)
+	if v.tracked != nil {
+		v.Hotel = v.tracked.In(cat)
+	}
 	return v
 }
 

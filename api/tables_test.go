@@ -518,7 +518,7 @@ func TestMovesOnOtherGames(t *testing.T) {
 	moves := "/api/v1/tables/" + tbl.Code + "/moves"
 	runScenarios(t, app, []scenario{
 		{name: "move", method: "POST", path: moves, body: `{"type": "draw", "card": "bee"}`, status: 404,
-			header: bearer(tbl.HostToken), check: detailHas("Insektenhotel")},
+			header: bearer(tbl.HostToken), check: detailHas("played move by move")},
 		{name: "undo", method: "DELETE", path: moves + "/last", status: 404, header: bearer(tbl.HostToken)},
 		{name: "unknown table: as a stranger's token", method: "POST", path: "/api/v1/tables/ZZZZZZ/moves", body: `{"type": "pass"}`, status: 401,
 			header: bearer(tbl.HostToken)},

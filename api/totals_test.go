@@ -137,7 +137,7 @@ func TestTotalsEverywhere(t *testing.T) {
 					"/errors/0/detail": "only one hotel can fill first: the game ended when the first hotel was full"}},
 			{name: "not finished while two hotels are full", method: "POST", path: hbase + "/finish", header: hhost, status: 422},
 			{name: "moves need hotels, not sheets", method: "POST", path: hbase + "/moves", body: `{"type": "draw", "card": "bee"}`,
-				header: hhost, status: 422, check: detailHas("three floors before the first move")},
+				header: hhost, status: 422, want: map[string]any{"/errors/0/pointer": "/players/0/hotel"}, check: detailHas("its board set up before the first move")},
 			{name: "Ben had five", method: "PUT", path: boardPath(hotel.Code, 1), body: hotelJSON("blue", "bee:2", "ant:2", "fly:1"),
 				header: hhost, status: 200, want: map[string]any{"/standings/complete": true, "/standings/winners": []int{0},
 					"/standings/results/1/breakdown/0/sources": []map[string]any{

@@ -20,10 +20,12 @@ import (
 // rating after one or two plays says little.
 const MinRatedPlays = 3
 
-// winsOnly lists the games without points: an Insektenhotel total is the
-// guests in a hotel, and the winner's is always six, so averages and bests
-// would only restate wins.
-var winsOnly = map[string]bool{"insektenhotel": true}
+// winsOnly says a game is won without points (its Info says so): its
+// averages and bests would only restate wins.
+func winsOnly(game string) bool {
+	info, ok := scoring.InfoOf(game)
+	return ok && info.WinsOnly
+}
 
 // leaderboardOrder ranks rated players by rating before provisional ones;
 // then wins, plays and name, so the order is total.
@@ -456,7 +458,7 @@ func entryOf(st statsRow, name string) LeaderboardEntry {
 		RatedPlays: st.RatedPlays, Provisional: st.RatedPlays < MinRatedPlays}
 	if st.Plays > 0 {
 		e.WinRate = float64(st.Wins) / float64(st.Plays)
-		if !winsOnly[st.Game] {
+		if !winsOnly(st.Game) {
 			avg, best := float64(st.ScoreSum)/float64(st.Plays), st.BestScore
 			e.AvgScore, e.BestScore = &avg, &best
 		}
@@ -593,7 +595,7 @@ func scoreCounts(tx *gorm.DB, playerID string, byGame map[string]*PlayerGameStat
 		return err
 	}
 	for _, r := range rows {
-		if g := byGame[r.Game]; g != nil && !winsOnly[r.Game] {
+		if g := byGame[r.Game]; g != nil && !winsOnly(r.Game) {
 			g.Scores = append(g.Scores, ScoreCount{Score: r.Score, Count: r.Count})
 		}
 	}

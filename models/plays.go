@@ -225,7 +225,7 @@ func scorePlay(lp LoggedPlay) (*scoring.Result, error) {
 	g, ok := scoring.Lookup(lp.Game)
 	if !ok {
 		return nil, &scoring.ValidationError{Errors: []scoring.FieldError{
-			scoring.FieldErrorOf("/game", scoring.Say("rules.", "choose a game: insecta, insectarium or insektenhotel"))}}
+			scoring.FieldErrorOf("/game", scoring.Say("rules.", "choose a game: %s", strings.Join(scoring.GameIDs(), ", ")))}}
 	}
 	verr := scoring.ValidationError{Errors: slices.Clone(lp.Problems)}
 	req := scoring.Request{Players: make([]scoring.PlayerInput, len(lp.Players)), Variants: lp.Variants}
@@ -246,7 +246,7 @@ func scorePlay(lp LoggedPlay) (*scoring.Result, error) {
 	case len(res.Results) < spec.MinPlayers:
 		verr.AddMessage("/players", messagef("%s needs at least %d players", spec.Name, spec.MinPlayers))
 	case !res.Complete:
-		verr.AddMessage("/players", messagef("the game is not over yet: %s", scoring.Word("api.word.", EndCondition(spec.ID))))
+		verr.AddMessage("/players", messagef("the game is not over yet: %s", scoring.Word("api.word.", spec.End)))
 	}
 	if err := verr.Err(); err != nil {
 		return nil, err

@@ -247,7 +247,7 @@ func TestReopen(t *testing.T) {
 	eachBackend(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
 		s := openStore(t, dsn)
-		created, host, err := s.CreateTable(ctx, NewTable{Game: TrackedGame, Names: []string{"Ana", "Ben"}, Boards: hotelBoards})
+		created, host, err := s.CreateTable(ctx, NewTable{Game: "insektenhotel", Names: []string{"Ana", "Ben"}, Boards: hotelBoards})
 		if err != nil {
 			t.Fatal(err)
 		}

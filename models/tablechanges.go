@@ -17,12 +17,13 @@ import (
 // every table change and the body of its live event.
 type TableState struct {
 	Table *Table
-	// Moves are a tracked Insektenhotel table's moves, oldest first.
-	Moves []scoring.HotelMove
-	// Hotel is the tracker's state once a first move is made.
-	Hotel *scoring.HotelState
+	// Moves are a tracked table's moves, oldest first, as its game's
+	// Tracker read them.
+	Moves []json.RawMessage
+	// Tracked is the tracker's state once a first move is made.
+	Tracked scoring.Tracked
 	// Boards are the seats' boards as scored (JSON null for none): a
-	// tracked table's hotels as its moves built them.
+	// tracked table's boards as its moves built them.
 	Boards []json.RawMessage
 	// Standings are the boards scored, or the result recorded once the
 	// table is finished; nil when a board breaks a rule, and Errors say
@@ -45,14 +46,11 @@ type Finished struct {
 	PlayID string
 }
 
-// TrackedGame is the game whose tables may be played move by move.
-const TrackedGame = "insektenhotel"
-
 // openTable is an open table read for a change under its lock.
 type openTable struct {
 	row   tableRow
 	t     *Table
-	moves []scoring.HotelMove
+	moves []json.RawMessage
 	// role is the asker's, from the token given.
 	role Role
 	// tokens are the seats' token hashes, by seat.
@@ -135,16 +133,14 @@ func (s *Store) readTable(tx *gorm.DB, code, token string, lock bool) (*openTabl
 }
 
 // readMoves reads a table's moves, oldest first.
-func readMoves(tx *gorm.DB, tableID int64) ([]scoring.HotelMove, error) {
+func readMoves(tx *gorm.DB, tableID int64) ([]json.RawMessage, error) {
 	var bodies []string
 	if err := tx.Model(&moveRow{}).Where("table_id = ?", tableID).Order("seq").Pluck("body", &bodies).Error; err != nil {
 		return nil, err
 	}
-	moves := make([]scoring.HotelMove, len(bodies))
+	moves := make([]json.RawMessage, len(bodies))
 	for i, b := range bodies {
-		if err := json.Unmarshal([]byte(b), &moves[i]); err != nil {
-			return nil, fmt.Errorf("models: move %d: %w", i, err)
-		}
+		moves[i] = json.RawMessage(b)
 	}
 	return moves, nil
 }
@@ -248,10 +244,10 @@ func (s *Store) ReadTable(ctx context.Context, code string) (TableState, error) 
 	return st, err
 }
 
-// evaluate scores a table as it stands: a tracked table from the hotels
+// evaluate scores a table as it stands: a tracked table from the boards
 // its moves built; a finished one is its result as recorded, which a
 // later rules fix must not rewrite.
-func evaluate(t *Table, moves []scoring.HotelMove) TableState {
+func evaluate(t *Table, moves []json.RawMessage) TableState {
 	st := TableState{Table: t, Moves: moves, Boards: make([]json.RawMessage, len(t.Seats)), Errors: []scoring.FieldError{}}
 	req := scoring.Request{Players: make([]scoring.PlayerInput, len(t.Seats)), Variants: t.Variants}
 	for i, seat := range t.Seats {
@@ -264,7 +260,7 @@ func evaluate(t *Table, moves []scoring.HotelMove) TableState {
 	}
 	if len(moves) > 0 {
 		if h, err := replay(t, moves); err == nil {
-			st.Hotel = h
+			st.Tracked = h
 			for i, b := range h.Boards() {
 				st.Boards[i], req.Players[i].Board = b, b
 			}
@@ -293,33 +289,27 @@ func evaluate(t *Table, moves []scoring.HotelMove) TableState {
 	return st
 }
 
-// replay plays a table's moves from the hotels its seats set up. A seat
-// not set up is a refusal by the rules at the seat's field.
-func replay(t *Table, moves []scoring.HotelMove) (*scoring.HotelState, error) {
-	setup := scoring.HotelSetup{Players: make([]scoring.HotelSeat, len(t.Seats)), First: t.First}
-	for i, st := range t.Seats {
-		var b struct {
-			Hotel  string `json:"hotel"`
-			Floors []struct {
-				Species string `json:"species"`
-			} `json:"floors"`
-		}
-		_ = json.Unmarshal(st.Board, &b) // a board that does not decode sets up nothing
-		seat := scoring.HotelSeat{Name: st.Name, Hotel: b.Hotel}
-		for f := range min(len(b.Floors), 3) {
-			seat.Floors[f] = b.Floors[f].Species
-		}
-		setup.Players[i] = seat
+// replay plays a table's moves, by its game's tracker, from what its
+// seats set up. A seat not set up is a refusal by the rules at the seat's
+// field.
+func replay(t *Table, moves []json.RawMessage) (scoring.Tracked, error) {
+	tr, err := tracker(t)
+	if err != nil {
+		return nil, err
 	}
-	h, err := scoring.ReplayHotel(setup, moves)
+	players := make([]scoring.PlayerInput, len(t.Seats))
+	for i, st := range t.Seats {
+		players[i] = scoring.PlayerInput{Name: st.Name, Board: st.Board}
+	}
+	h, err := tr.Replay(players, t.First, moves)
 	if verr, ok := err.(*scoring.ValidationError); ok && !strings.HasPrefix(verr.Errors[0].Pointer, "/moves/") {
 		return nil, &SetupError{Errors: verr.Errors}
 	}
 	return h, err
 }
 
-// SetupError refuses a first move while a seat has no hotel set up; its
-// errors point at the seats' boards.
+// SetupError refuses a first move while a seat is not set up as its
+// game's tracker wants; its errors point at the seats' boards.
 type SetupError struct {
 	Errors []scoring.FieldError
 }
@@ -328,7 +318,7 @@ func (e *SetupError) Error() string { return e.Message().String() }
 
 // Message is why the move is refused, for the user.
 func (e *SetupError) Message() scoring.Message {
-	return messagef("every seat needs a name, a hotel colour and its three floors before the first move")
+	return messagef("every seat needs its board set up before the first move")
 }
 
 // BoardPut is one board write as a request asks it: who asks (Token), for
@@ -410,26 +400,34 @@ func seatIndex(t *Table, seat int) int {
 	return -1
 }
 
-// tracked refuses a table that is not an Insektenhotel table.
-func (ot *openTable) tracked() error {
-	if ot.t.Game != TrackedGame {
-		return refuse(RefusedMissing, "only Insektenhotel tables take moves")
+// tracker is the Tracker of a table's game, or the refusal of a game
+// not played move by move.
+func tracker(t *Table) (scoring.Tracker, error) {
+	if g, ok := scoring.Lookup(t.Game); ok {
+		if tr, ok := scoring.TrackerOf(g); ok {
+			return tr, nil
+		}
 	}
-	return nil
+	return nil, refuse(RefusedMissing, "only a table of a game played move by move takes moves")
 }
 
-// AddMove records one move of an Insektenhotel table played move by
-// move, in one transaction: the player whose turn it is (or the host,
-// for a phone passed around) may make it, and the tracker must take it
-// after every move made before, as they stand under the table's lock. Two
-// phones that send the last draw at once record one: the other finds the
-// game over.
-func (s *Store) AddMove(ctx context.Context, code, token string, m scoring.HotelMove, ifVersion *int, reply Reply[TableState]) (TableState, IdempotentAnswer, error) {
+// AddMove records one move (body, as the client sent it) of a table
+// played move by move, in one transaction: the player whose turn it is
+// (or the host, for a phone passed around) may make it, and the game's
+// tracker must take it after every move made before, as they stand under
+// the table's lock. Two phones that send the last draw at once record
+// one: the other finds the game over.
+func (s *Store) AddMove(ctx context.Context, code, token string, body []byte, ifVersion *int, reply Reply[TableState]) (TableState, IdempotentAnswer, error) {
 	return tableChange(s, ctx, code, token, func(tx *gorm.DB, ot *openTable) (TableState, bool, error) {
 		if !ot.role.Valid() {
 			return TableState{}, false, ot.permit(-1)
 		}
-		if err := ot.tracked(); err != nil {
+		tr, err := tracker(ot.t)
+		if err != nil {
+			return TableState{}, false, err
+		}
+		m, err := tr.ReadMove(body)
+		if err != nil {
 			return TableState{}, false, err
 		}
 		if err := ot.open(ifVersion); err != nil {
@@ -439,17 +437,13 @@ func (s *Store) AddMove(ctx context.Context, code, token string, m scoring.Hotel
 		if err != nil {
 			return TableState{}, false, err
 		}
-		if err := ot.permit(before.Turn); err != nil {
+		if err := ot.permit(before.Next()); err != nil {
 			return TableState{}, false, err
 		}
 		if _, err := replay(ot.t, append(ot.moves, m)); err != nil {
 			return TableState{}, false, relativeTo(err, len(ot.moves))
 		}
-		body, err := json.Marshal(m)
-		if err != nil {
-			return TableState{}, false, err
-		}
-		if err := tx.Create(&moveRow{TableID: ot.row.ID, Seq: len(ot.moves) + 1, Body: string(body), CreatedAt: ot.now}).Error; err != nil {
+		if err := tx.Create(&moveRow{TableID: ot.row.ID, Seq: len(ot.moves) + 1, Body: string(m), CreatedAt: ot.now}).Error; err != nil {
 			return TableState{}, false, err
 		}
 		ot.moves = append(ot.moves, m)
@@ -464,7 +458,7 @@ func (s *Store) UndoMove(ctx context.Context, code, token string, ifVersion *int
 		if !ot.role.Valid() {
 			return TableState{}, false, ot.permit(-1)
 		}
-		if err := ot.tracked(); err != nil {
+		if _, err := tracker(ot.t); err != nil {
 			return TableState{}, false, err
 		}
 		if ot.row.Status == StatusFinished {
@@ -477,7 +471,7 @@ func (s *Store) UndoMove(ctx context.Context, code, token string, ifVersion *int
 		if err != nil {
 			return TableState{}, false, err
 		}
-		if err := ot.permit(before.Turn); err != nil {
+		if err := ot.permit(before.Next()); err != nil {
 			return TableState{}, false, err
 		}
 		if err := ot.open(ifVersion); err != nil {
@@ -527,7 +521,7 @@ func checkNewTable(nt NewTable) error {
 	var verr scoring.ValidationError
 	g, ok := scoring.Lookup(nt.Game)
 	if !ok {
-		verr.Add("/game", "choose a game: insecta, insectarium or insektenhotel")
+		verr.Add("/game", "choose a game: %s", strings.Join(scoring.GameIDs(), ", "))
 		return &verr
 	}
 	spec := g.Spec()
@@ -545,8 +539,8 @@ func checkNewTable(nt NewTable) error {
 	}
 	switch {
 	case nt.First == 0:
-	case nt.Game != TrackedGame:
-		verr.Add("/first", "only an Insektenhotel table is played move by move, so only it names who starts; leave first out")
+	case !spec.Tracked:
+		verr.Add("/first", "only a table played move by move names who starts; leave first out")
 	case nt.First < 0 || nt.First >= len(nt.Names):
 		verr.Add("/first", "the first player is one of the players named, seat 0 to %d, not %d", max(len(nt.Names), 1)-1, nt.First)
 	}
@@ -688,22 +682,9 @@ func finishable(ot *openTable, st TableState, force bool) error {
 		return refuse(RefusedRules, "%s needs at least %d players", spec.Name, spec.MinPlayers)
 	}
 	if !st.Standings.Complete {
-		return refuse(RefusedRules, "the game is not over yet: %s", scoring.Word("api.word.", EndCondition(ot.t.Game)))
+		return refuse(RefusedRules, "the game is not over yet: %s", scoring.Word("api.word.", spec.End))
 	}
 	return nil
-}
-
-// EndCondition says, in the words of the rules, when a game is over.
-func EndCondition(game string) string {
-	switch game {
-	case "insectarium":
-		return "every display needs all 9 cards"
-	case "insecta":
-		return "someone must have 12 tiles in their collection"
-	case "insektenhotel":
-		return "one hotel must be full"
-	}
-	return "the boards do not meet the end condition"
 }
 
 // recordFinish writes a finished table's play with the state's standings
@@ -735,8 +716,8 @@ func (s *Store) recordFinish(tx *gorm.DB, ot *openTable, st TableState, id strin
 	ot.row.Status, ot.row.FinishedAt = StatusFinished, &now
 	play := playRow{ID: id, GroupID: ot.t.Group, TableID: &ot.row.ID, Game: ot.t.Game, Variants: ot.row.Variants,
 		Boards: boards, Standings: standings, Messages: messages, StartedAt: ot.row.CreatedAt, FinishedAt: now}
-	if ot.t.Game == TrackedGame && ot.row.FirstSeat < len(seats) {
-		// An Insektenhotel table knows who started: its first seat.
+	if info, _ := scoring.InfoOf(ot.t.Game); info.Tracked && ot.row.FirstSeat < len(seats) {
+		// A table played move by move knows who started: its first seat.
 		first := ot.row.FirstSeat
 		play.StartSeat = &first
 	}

@@ -317,7 +317,7 @@ func (s *Store) Permit(ctx context.Context, code, token string, seat int) error 
 	})
 }
 
-// ErrTracked means the table is played move by move: its hotels follow
+// ErrTracked means the table is played move by move: its boards follow
 // from the moves, and a board saved by hand is refused.
 var ErrTracked = errors.New("models: the table is played move by move")
 

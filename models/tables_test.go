@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -75,13 +76,14 @@ var hotelBoards = []json.RawMessage{
 // fills her hotel, 6 guests to Ben's 5.
 var hotelDraws = []string{"bee", "ladybird", "bee", "ladybird", "ant", "butterfly", "ant", "butterfly", "fly", "earwig", "fly"}
 
-func draw(card string) scoring.HotelMove { return scoring.HotelMove{Type: "draw", Card: card} }
+// draw is the body of a move that draws card.
+func draw(card string) []byte { return fmt.Appendf(nil, `{"type": "draw", "card": %q}`, card) }
 
 // hotelTable starts an Insektenhotel table of Ana and Ben with
 // hotelBoards set up.
 func hotelTable(t *testing.T, s *Store) (*Table, string) {
 	t.Helper()
-	tbl, host, err := s.CreateTable(ctx, NewTable{Game: TrackedGame, Names: []string{"Ana", "Ben"}, Boards: hotelBoards})
+	tbl, host, err := s.CreateTable(ctx, NewTable{Game: "insektenhotel", Names: []string{"Ana", "Ben"}, Boards: hotelBoards})
 	if err != nil {
 		t.Fatalf("CreateTable: %v", err)
 	}
@@ -573,8 +575,9 @@ func TestAddAndUndoMoves(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := []string{}
-			for _, m := range st.Moves {
-				if m.Type != "draw" {
+			for _, raw := range st.Moves {
+				var m scoring.HotelMove
+				if err := json.Unmarshal(raw, &m); err != nil || m.Type != "draw" {
 					t.Errorf("move %+v, want a draw", m)
 				}
 				out = append(out, m.Card)

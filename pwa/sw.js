@@ -9,7 +9,8 @@
 // SHELL holds every screen's modules: the home screen's first load fetches
 // only its own, and the install caches the rest in the background, so any
 // screen opens offline. It keeps every language's catalog, so the
-// language can be switched offline.
+// language can be switched offline. The server writes each game's form
+// (its Info's form) on the line the list keeps for them.
 
 const CACHE = 'insectscore-__VERSION__';
 const SHELL = [
@@ -22,9 +23,7 @@ const SHELL = [
   '/assets/games/boardset.js',
   '/assets/games/card.js',
   '/assets/games/forms.js',
-  '/assets/games/insecta.js',
-  '/assets/games/insectarium.js',
-  '/assets/games/insektenhotel.js',
+  // __FORMS__
   '/assets/games/results.js',
   '/assets/games/score.js',
   '/assets/games/totals.js',

@@ -18,13 +18,13 @@ import (
 // shared with the app's own strings). The keys of the rules are:
 //
 //   - game.<game>.enum.<enum>.<id>: the label of an option of an
-//     enumeration of the game's Spec ("game.insecta.enum.continent.africa");
+//     enumeration of the game's Spec;
 //   - game.<game>.variant.<key>, game.<game>.breakdown.<key> and
 //     game.<game>.tiebreak.<key>: the labels of a variant, a score line and
 //     a tiebreak; a line of the totals sheet takes its breakdown or tiebreak
 //     key's label;
-//   - game.<game>.unit: what the game's total counts, in sentences
-//     ("points", "guests");
+//   - game.<game>.unit (its Info's Unit): what the game's total counts,
+//     in sentences ("points");
 //   - rules.<English format>: a Message of the rules (an error, a warning,
 //     a sentence), keyed by its English fmt format itself, as gettext does.
 //     A translation keeps the format's verbs and may reorder them with
@@ -222,8 +222,9 @@ func (c Catalog) Text(key, en string) string { return c.text(key, en) }
 
 // sourceWords says, per game and line or tiebreak key, which words the
 // labels of its sources are made of: a label is a list of them joined by
-// ", " (Insecta's "Africa, Coleoptera, Large"). A label with any other
-// part (an insect's name, as entered) is left as it is.
+// ", " (the options of a game's enumerations, as a game says with
+// addSourceWords). A label with any other part (a name, as entered) is
+// left as it is.
 var sourceWords = map[string]map[string]map[string]string{}
 
 // addSourceWords lets a game say that the sources of its line or tiebreak

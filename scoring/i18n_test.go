@@ -152,7 +152,6 @@ var wordsPassedOn = []string{
 // each game's total counts.
 func specMessages() map[string]string {
 	out := map[string]string{}
-	units := map[string]string{"insecta": "points", "insectarium": "points", "insektenhotel": "guests"}
 	for _, g := range Games() {
 		s := g.Spec()
 		k := "game." + s.ID + "."
@@ -170,7 +169,13 @@ func specMessages() map[string]string {
 		for _, o := range s.Tiebreaks {
 			out[k+"tiebreak."+o.ID] = o.Label
 		}
-		out[k+"unit"] = units[s.ID]
+		// What the total counts is what the game's evaluation calls it,
+		// of no board as of any.
+		if ev, err := g.Evaluate(nil, nil); err == nil && ev.TotalLabel != "" {
+			out[k+"unit"] = ev.TotalLabel
+		} else {
+			out[k+"unit"] = "an evaluation of no board that names the total"
+		}
 	}
 	return out
 }

@@ -140,7 +140,11 @@ func insectaMedalOptions() []Option {
 // Spec describes Insecta and the vocabulary of its boards.
 func (insecta) Spec() Spec {
 	return Spec{
-		Info: Info{ID: "insecta", Name: "Insecta: The Ladies of Entomology", MinPlayers: 2, MaxPlayers: insectaMaxPlayers},
+		Info: Info{
+			ID: "insecta", Name: "Insecta: The Ladies of Entomology",
+			MinPlayers: 2, MaxPlayers: insectaMaxPlayers,
+			Unit: "game.insecta.unit", End: "someone must have 12 tiles in their collection", Form: "games/insecta.js",
+		},
 		Enums: map[string][]Option{
 			"continent":   insectaContinents,
 			"order":       insectaOrders,

@@ -66,7 +66,11 @@ type insectariumBoard struct {
 // no caller can change the game's vocabulary for the others.
 func (insectarium) Spec() Spec {
 	return Spec{
-		Info: Info{ID: "insectarium", Name: "Insectarium", MinPlayers: 1, MaxPlayers: 4},
+		Info: Info{
+			ID: "insectarium", Name: "Insectarium",
+			MinPlayers: 1, MaxPlayers: 4,
+			Unit: "game.insectarium.unit", End: "every display needs all 9 cards", Form: "games/insectarium.js",
+		},
 		Enums: map[string][]Option{
 			"color":  slices.Clone(insectariumColors),
 			"insect": slices.Clone(insectariumInsects),

@@ -607,7 +607,8 @@ func TestInsectariumSpec(t *testing.T) {
 		t.Fatal("insectarium is not registered")
 	}
 	spec := g.Spec()
-	wantInfo := Info{ID: "insectarium", Name: "Insectarium", MinPlayers: 1, MaxPlayers: 4}
+	wantInfo := Info{ID: "insectarium", Name: "Insectarium", MinPlayers: 1, MaxPlayers: 4,
+		Unit: "game.insectarium.unit", End: "every display needs all 9 cards", Form: "games/insectarium.js"}
 	if spec.Info != wantInfo {
 		t.Errorf("info = %+v, want %+v", spec.Info, wantInfo)
 	}

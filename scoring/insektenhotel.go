@@ -63,7 +63,15 @@ func init() { Register(insektenhotel{}) }
 // Spec describes Insektenhotel for forms.
 func (insektenhotel) Spec() Spec {
 	return Spec{
-		Info:      Info{ID: "insektenhotel", Name: "Insektenhotel", MinPlayers: 2, MaxPlayers: 4},
+		Info: Info{
+			ID: "insektenhotel", Name: "Insektenhotel",
+			MinPlayers: 2, MaxPlayers: 4,
+			Unit: "game.insektenhotel.unit", End: "one hotel must be full", Form: "games/insektenhotel.js",
+			// A total is the guests in a hotel, and the winner's is always
+			// six: averages and bests would only restate wins.
+			WinsOnly: true,
+			Tracked:  true, // Tracker, in insektenhotel_tracker.go
+		},
 		Enums:     map[string][]Option{"species": hotelSpecies, "hotel": hotelColours},
 		Variants:  []VariantSpec{},
 		Breakdown: []Option{{ID: "guests", Label: "Guests"}},

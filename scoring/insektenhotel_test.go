@@ -44,7 +44,8 @@ func TestInsektenhotelSpec(t *testing.T) {
 		t.Fatal("insektenhotel is not registered")
 	}
 	spec := g.Spec()
-	if got, want := spec.Info, (Info{ID: "insektenhotel", Name: "Insektenhotel", MinPlayers: 2, MaxPlayers: 4}); got != want {
+	if got, want := spec.Info, (Info{ID: "insektenhotel", Name: "Insektenhotel", MinPlayers: 2, MaxPlayers: 4,
+		Unit: "game.insektenhotel.unit", WinsOnly: true, End: "one hotel must be full", Tracked: true, Form: "games/insektenhotel.js"}); got != want {
 		t.Errorf("Info = %+v, want %+v", got, want)
 	}
 	raw, err := json.Marshal(spec)

@@ -159,6 +159,60 @@ func (s *HotelState) ScoreRequest() Request {
 	return req
 }
 
+// Tracker makes Insektenhotel a game played move by move: a live table
+// records its draws, lures and passes, and its hotels are what they built.
+func (insektenhotel) Tracker() Tracker { return hotelTracker{} }
+
+// hotelTracker is Insektenhotel's Tracker, over ReplayHotel.
+type hotelTracker struct{}
+
+// ReadMove decodes a HotelMove strictly and keeps it as encoded again.
+func (hotelTracker) ReadMove(body []byte) (json.RawMessage, error) {
+	var m HotelMove
+	if err := DecodeRequest(body, &m); err != nil {
+		return nil, err
+	}
+	return json.Marshal(m)
+}
+
+// Replay sets up each seat's hotel from its board (its colour and the
+// species of its floors; a board that does not decode sets up nothing)
+// and plays the moves.
+func (hotelTracker) Replay(players []PlayerInput, first int, moves []json.RawMessage) (Tracked, error) {
+	setup := HotelSetup{Players: make([]HotelSeat, len(players)), First: first}
+	for i, p := range players {
+		var b struct {
+			Hotel  string `json:"hotel"`
+			Floors []struct {
+				Species string `json:"species"`
+			} `json:"floors"`
+		}
+		_ = json.Unmarshal(p.Board, &b)
+		seat := HotelSeat{Name: p.Name, Hotel: b.Hotel}
+		for f := range min(len(b.Floors), 3) {
+			seat.Floors[f] = b.Floors[f].Species
+		}
+		setup.Players[i] = seat
+	}
+	list := make([]HotelMove, len(moves))
+	for i, m := range moves {
+		if err := json.Unmarshal(m, &list[i]); err != nil {
+			return nil, fmt.Errorf("scoring: move %d: %w", i, err)
+		}
+	}
+	s, err := ReplayHotel(setup, list)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Next is the seat whose turn it is.
+func (s *HotelState) Next() int { return s.Turn }
+
+// In is the state with its log in c's language (Catalog.Hotel).
+func (s *HotelState) In(c Catalog) any { return c.Hotel(s) }
+
 // newHotelState checks the setup and deals nothing: the whole box is the
 // deck until cards are drawn.
 func newHotelState(setup HotelSetup) (*HotelState, error) {

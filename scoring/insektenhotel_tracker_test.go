@@ -848,3 +848,48 @@ func hotelFuzzError(t *testing.T, err error) int {
 	}
 	return n
 }
+
+// TestHotelTracker: what a live table asks of Insektenhotel through its
+// Tracker. A move is read strictly and kept as encoded again; the seats
+// are set up from their boards, a board that is not a hotel sets up
+// nothing and is refused at the seat; the moves play as ReplayHotel plays
+// them, with the turn and hotels it gives.
+func TestHotelTracker(t *testing.T) {
+	tr, ok := TrackerOf(insektenhotel{})
+	if !ok {
+		t.Fatal("Insektenhotel has no tracker")
+	}
+	m, err := tr.ReadMove([]byte(` {"card": "bee", "type": "draw"} `))
+	if err != nil || string(m) != `{"type":"draw","card":"bee"}` {
+		t.Errorf("ReadMove = %s, %v", m, err)
+	}
+	var verr *ValidationError
+	if _, err := tr.ReadMove([]byte(`{"type": "draw", "jump": 1}`)); !errors.As(err, &verr) || verr.Errors[0].Pointer != "/jump" {
+		t.Errorf("ReadMove of an unknown field: %v", err)
+	}
+	var rerr *RequestError
+	if _, err := tr.ReadMove([]byte(`{"type": `)); !errors.As(err, &rerr) || rerr.Status != 400 {
+		t.Errorf("ReadMove of broken JSON: %v", err)
+	}
+
+	boards := []PlayerInput{
+		{Name: "Ana", Board: json.RawMessage(`{"hotel": "blue", "floors": [{"species": "bee"}, {"species": "ant"}, {"species": "fly"}]}`)},
+		{Name: "Ben", Board: json.RawMessage(`{"hotel": "green", "floors": [{"species": "ladybird"}, {"species": "butterfly"}, {"species": "earwig"}]}`)},
+	}
+	moves := []json.RawMessage{json.RawMessage(`{"type":"draw","card":"ladybird"}`), json.RawMessage(`{"type":"draw","card":"bee"}`)}
+	got, err := tr.Replay(boards, 1, moves)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := ReplayHotel(HotelSetup{Players: hotelSeats[:2], First: 1}, []HotelMove{{Type: "draw", Card: "ladybird"}, {Type: "draw", Card: "bee"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Next() != want.Turn || !reflect.DeepEqual(got.Boards(), want.Boards()) || !reflect.DeepEqual(got.In(nil), want) {
+		t.Errorf("Replay = %+v, want %+v", got, want)
+	}
+	boards[1].Board = json.RawMessage(`{"totals": {"guests": 3}}`)
+	if _, err := tr.Replay(boards, 0, moves); !errors.As(err, &verr) || !strings.HasPrefix(verr.Errors[0].Pointer, "/players/1/") {
+		t.Errorf("Replay beside a totals sheet: %v", err)
+	}
+}

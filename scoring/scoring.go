@@ -19,12 +19,33 @@ import (
 	"strings"
 )
 
-// Info names a game and its player counts.
+// Info names a game and its player counts, and says what the server and
+// the app need to know of it beyond its boards: what its total counts,
+// when a table of it is over, whether it is played move by move, and
+// which form the app enters its boards with. Nothing outside the game's
+// own file knows these of any game: they read its Info.
 type Info struct {
 	ID         string `json:"id"`
 	Name       string `json:"name"`
 	MinPlayers int    `json:"minPlayers"`
 	MaxPlayers int    `json:"maxPlayers"`
+	// Unit is the catalog key of what a total counts ("game.<id>.unit":
+	// "points"), as sentences about a total write it.
+	Unit string `json:"unit"`
+	// WinsOnly says the game is won without points: its totals are not a
+	// score to compare across plays, so the leaderboard counts its wins
+	// alone, and an export to BG Stats marks its plays as without points.
+	WinsOnly bool `json:"winsOnly"`
+	// End says, in the words of the rules, when a game is over: a table
+	// refuses to finish earlier, and says this.
+	End string `json:"end"`
+	// Tracked says a live table of the game is played move by move: the
+	// game has a Tracker (TrackerOf), as Register checks.
+	Tracked bool `json:"tracked"`
+	// Form is the app's module for entering a board, as a path below
+	// assets/ ("games/<id>.js"): the app loads it, and the service
+	// worker keeps it for offline use.
+	Form string `json:"form"`
 }
 
 // Option is one value of an enumeration, with the label a form shows for it.
@@ -115,7 +136,7 @@ type Source struct {
 	// that add something, so it is never 0.
 	Points int `json:"points,omitempty"`
 	// Label names the position in a few words where the pointer alone
-	// says little: the insect a tiebreak counts, for example.
+	// says little: what a tiebreak counts, for example.
 	Label string `json:"label,omitempty"`
 }
 
@@ -229,7 +250,7 @@ type Evaluation struct {
 	Complete bool
 	// SoloRating is set by games with a solo chart when one player plays.
 	SoloRating string
-	// TotalLabel names the total in sentences ("points", "guests").
+	// TotalLabel names the total in sentences ("points").
 	TotalLabel string
 }
 
@@ -292,15 +313,64 @@ type registered struct {
 	spec *Spec
 }
 
-// Register makes a game available by its id. It panics on a duplicate id,
-// which is a programming error caught at start-up.
+// Register makes a game available by its id. It panics on a duplicate id
+// or an Info that leaves out what the server and the app read (its unit,
+// end condition and form) or says Tracked of a game without a Tracker or
+// the other way round: programming errors caught at start-up.
 func Register(g Game) {
 	spec := g.Spec()
 	if _, dup := registry[spec.ID]; dup {
 		panic("scoring: game registered twice: " + spec.ID)
 	}
+	if spec.Unit == "" || spec.End == "" || spec.Form == "" {
+		panic("scoring: game " + spec.ID + " has no unit, end condition or form in its Info")
+	}
+	if _, ok := TrackerOf(g); ok != spec.Tracked {
+		panic("scoring: game " + spec.ID + " says Tracked and has no Tracker, or the other way round")
+	}
 	registry[spec.ID] = registered{game: g, spec: &spec}
 	specs[g] = &spec
+}
+
+// Tracker is the rules of a game played move by move at a live table. A
+// game that is has a method Tracker returning it (TrackerOf); its table's
+// boards are then what its moves built.
+type Tracker interface {
+	// ReadMove decodes one move as a client sends it, strictly as
+	// DecodeRequest does, and returns it as it is to be kept.
+	ReadMove(body []byte) (json.RawMessage, error)
+	// Replay sets the table up from the seats' boards (players, in seat
+	// order, with first the seat that starts) and plays the moves, each as
+	// ReadMove returned it, in order. An illegal move stops the replay
+	// with a *ValidationError pointing into it ("/moves/3/card"); a seat
+	// not set up is one pointing into the seat ("/players/1/…").
+	Replay(players []PlayerInput, first int, moves []json.RawMessage) (Tracked, error)
+}
+
+// Tracked is a table played move by move, after its moves. It is sent
+// to clients as JSON beside the table.
+type Tracked interface {
+	// Next is the seat whose move is next.
+	Next() int
+	// Boards are the seats' boards as the moves built them.
+	Boards() []json.RawMessage
+	// In is the state as sent to clients, in c's language.
+	In(c Catalog) any
+}
+
+// TrackerOf returns the tracker of a game played move by move.
+func TrackerOf(g Game) (Tracker, bool) {
+	tg, ok := g.(interface{ Tracker() Tracker })
+	if !ok {
+		return nil, false
+	}
+	return tg.Tracker(), true
+}
+
+// GameIDs lists the registered games' ids in order, as a message that
+// asks to choose a game names them.
+func GameIDs() []string {
+	return sortedKeys(registry)
 }
 
 // specOf is g's Spec, shared and read-only: the one built at registration,
@@ -317,6 +387,16 @@ func specOf(g Game) *Spec {
 func Lookup(id string) (Game, bool) {
 	r, ok := registry[id]
 	return r.game, ok
+}
+
+// InfoOf returns the Info of the game with the given id, without building
+// its Spec.
+func InfoOf(id string) (Info, bool) {
+	r, ok := registry[id]
+	if !ok {
+		return Info{}, false
+	}
+	return r.spec.Info, true
 }
 
 // Find returns the game with the given id, or a 404 RequestError.

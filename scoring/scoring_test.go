@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -121,5 +122,74 @@ func TestValidationErrorErr(t *testing.T) {
 	err, ok := verr.Err().(*ValidationError)
 	if !ok || !reflect.DeepEqual(err.Errors, verr.Errors) {
 		t.Fatalf("Err() = %#v, want the problems %+v", err, verr.Errors)
+	}
+}
+
+// infoGame is a game that says only its Info, to register.
+type infoGame struct{ info Info }
+
+func (g infoGame) Spec() Spec { return Spec{Info: g.info} }
+func (infoGame) Evaluate([]PlayerInput, map[string]int) (*Evaluation, error) {
+	return &Evaluation{}, nil
+}
+
+// trackedInfoGame is an infoGame with a Tracker.
+type trackedInfoGame struct{ infoGame }
+
+func (trackedInfoGame) Tracker() Tracker { return hotelTracker{} }
+
+// TestRegisterWantsTheInfo: the server and the app read a game's unit,
+// end condition, form and whether it is tracked from its Info, so
+// Register refuses a game that leaves one out or says Tracked without a
+// Tracker (or the other way round), and registers nothing then.
+func TestRegisterWantsTheInfo(t *testing.T) {
+	full := Info{ID: "registertest", Name: "Test", MinPlayers: 1, MaxPlayers: 2,
+		Unit: "game.registertest.unit", End: "never", Form: "games/registertest.js"}
+	for _, tc := range []struct {
+		name string
+		game Game
+	}{
+		{"no unit", infoGame{func() Info { i := full; i.Unit = ""; return i }()}},
+		{"no end condition", infoGame{func() Info { i := full; i.End = ""; return i }()}},
+		{"no form", infoGame{func() Info { i := full; i.Form = ""; return i }()}},
+		{"tracked without a tracker", infoGame{func() Info { i := full; i.Tracked = true; return i }()}},
+		{"a tracker, not said", trackedInfoGame{infoGame{full}}},
+		{"a game registered twice", infoGame{func() Info { i := full; i.ID = "insecta"; return i }()}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer func() {
+				if recover() == nil {
+					t.Error("Register took it")
+				}
+				if _, ok := registry["registertest"]; ok {
+					t.Error("Register registered it")
+				}
+			}()
+			Register(tc.game)
+		})
+	}
+}
+
+// TestGamesSayWhatTheServerReads: every game's Info answers what api,
+// models and the app read of it, and TrackerOf agrees with Tracked.
+func TestGamesSayWhatTheServerReads(t *testing.T) {
+	ids := GameIDs()
+	if !slices.IsSorted(ids) || len(ids) != len(registry) {
+		t.Errorf("GameIDs() = %v", ids)
+	}
+	for _, g := range Games() {
+		info := g.Spec().Info
+		if got, ok := InfoOf(info.ID); !ok || got != info {
+			t.Errorf("InfoOf(%q) = %+v, %v; want %+v", info.ID, got, ok, info)
+		}
+		if info.Unit != "game."+info.ID+".unit" || info.End == "" || info.Form != "games/"+info.ID+".js" {
+			t.Errorf("%s: unit %q, end %q, form %q", info.ID, info.Unit, info.End, info.Form)
+		}
+		if _, ok := TrackerOf(g); ok != info.Tracked {
+			t.Errorf("%s: TrackerOf says %v, Tracked %v", info.ID, ok, info.Tracked)
+		}
+	}
+	if _, ok := InfoOf("chess"); ok {
+		t.Error("InfoOf found chess")
 	}
 }

@@ -27,8 +27,10 @@ func TestTotalsSpec(t *testing.T) {
 	for _, g := range Games() {
 		spec := g.Spec()
 		t.Run(spec.ID, func(t *testing.T) {
-			if !reflect.DeepEqual(spec.Totals, want[spec.ID]) {
-				t.Errorf("totals = %+v, want %+v", spec.Totals, want[spec.ID])
+			// The ranges of the three games are pinned here; every game's
+			// sheet, a new one's too, follows its lines below.
+			if w, ok := want[spec.ID]; ok && !reflect.DeepEqual(spec.Totals, w) {
+				t.Errorf("totals = %+v, want %+v", spec.Totals, w)
 			}
 			lines := append(append([]Option{}, spec.Breakdown...), spec.Tiebreaks...)
 			if len(lines) != len(spec.Totals) {

@@ -44,7 +44,7 @@ const routes = [
  */
 function scoreRoute(root, game, view) {
   const form = import('./games/forms.js');
-  Promise.all([getGame(game), form]).then(([spec, m]) => m.loadForm(spec.id)).catch(() => { /* scoreScreen says why */ });
+  Promise.all([getGame(game), form]).then(([spec, m]) => m.loadForm(spec)).catch(() => { /* scoreScreen says why */ });
   return import('./games/score.js').then((m) => m.scoreScreen(root, game, view));
 }
 
@@ -164,7 +164,7 @@ function warmScreens() {
       import('./games/score.js'),
       import('./games/results.js'),
       import('./games/card.js'),
-      import('./games/forms.js').then((m) => Promise.all(games.map((g) => m.loadForm(g.id)))),
+      import('./games/forms.js').then((m) => Promise.all(games.map((g) => m.loadForm(g)))),
       loadHistoryScreens(),
       keepCatalogs(),
       loadEngine(),

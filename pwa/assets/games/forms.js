@@ -1,5 +1,6 @@
 // forms.js: what the quick-score screen and the live table share: the
-// board form of each game (one module per game, ./<game>.js), the wrapper
+// board form of each game (one module per game, named by the game's info:
+// its form), the wrapper
 // that gives a board its JSON Pointer and message slot, and the unit a
 // game's total counts. Every board can instead be entered as a totals
 // sheet (totals.js): each player chooses, above their board.
@@ -35,23 +36,24 @@ import { isTotals, renderTotals, totalsRequest } from './totals.js';
 const forms = new Map();
 
 /**
- * loadForm imports the board form of a game. The form it returns also
+ * loadForm imports the board form of a game, the module its info names
+ * (a path below assets/, as "games/insecta.js"). The form it returns also
  * knows totals sheets: their progress note and their request.
- * @param {string} game
+ * @param {{id: string, form: string}} game the game's info or spec
  * @returns {Promise<BoardForm>}
  */
 export async function loadForm(game) {
-  const known = forms.get(game);
+  const known = forms.get(game.id);
   if (known) return known;
   /** @type {BoardForm} */
-  const f = (await import(`./${game}.js`)).default;
+  const f = (await import(`../${game.form}`)).default;
   /** @type {BoardForm} */
   const form = {
     ...f,
     progress: (board, spec) => (isTotals(board) ? t('ui.form.totalsProgress') : f.progress?.(board, spec) ?? ''),
     toRequest: (board) => (isTotals(board) ? totalsRequest(board) : f.toRequest ? f.toRequest(board) : board),
   };
-  forms.set(game, form);
+  forms.set(game.id, form);
   return form;
 }
 

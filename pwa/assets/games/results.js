@@ -214,7 +214,7 @@ function breakdownTable(spec, res, entry) {
  * @param {{key: string, label: string, points?: number, value?: number, sources?: Source[]}} l
  */
 async function explain(from, spec, name, i, board, l) {
-  const form = await loadForm(spec.id);
+  const form = await loadForm(spec);
   const base = `/players/${i}/board`;
   const sources = l.sources ?? [];
   const host = /** @type {HTMLElement} */ (from.closest('.screen') ?? document.body);

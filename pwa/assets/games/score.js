@@ -31,7 +31,7 @@ import { navigate } from '../history/history.js';
  */
 export async function scoreScreen(root, game, view) {
   const spec = await getGame(game);
-  const form = await loadForm(spec.id);
+  const form = await loadForm(spec);
   const entry = loadEntry(spec.id) ?? newEntry(spec, form);
   fitEntry(entry, spec, form);
   if (view === 'results') return resultsView(root, spec, form, entry);
@@ -250,7 +250,7 @@ export function rematchTablePath(game, names, variants) {
  * @param {Object<string, number>} variants
  */
 async function rematchHere(host, spec, names, variants) {
-  const form = await loadForm(spec.id);
+  const form = await loadForm(spec);
   const start = () => {
     saveEntry(spec.id, {
       players: names.slice(0, spec.maxPlayers).map((name) => ({ name, board: form.emptyBoard(spec) })),

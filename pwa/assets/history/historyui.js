@@ -44,12 +44,12 @@ export function topbar(href, back, title, aside) {
 }
 
 /**
- * gameNames maps game ids to names.
- * @returns {Promise<Map<string, string>>}
+ * gamesById maps game ids to the games as listed.
+ * @returns {Promise<Map<string, GameInfo>>}
  */
-export async function gameNames() {
+export async function gamesById() {
   const games = await listGames();
-  return new Map(games.map((g) => [g.id, g.name]));
+  return new Map(games.map((g) => [g.id, g]));
 }
 
 /**
@@ -108,27 +108,27 @@ export function decimal(n) {
  * the date, the players in rank order with their totals, and where it was
  * played when that is known.
  * @param {PlaySummary[]} plays
- * @param {Map<string, string>} names game names
+ * @param {Map<string, GameInfo>} games the games, by id (gamesById)
  * @param {{me?: string}} [opts] me: a player id to mark
  */
-export function playItems(plays, names, opts = {}) {
+export function playItems(plays, games, opts = {}) {
   return plays.map((p) => {
     const ranked = [...p.results].sort((a, b) => a.rank - b.rank);
-    const hotel = p.game === 'insektenhotel';
+    const name = games.get(p.game)?.name ?? p.game;
     return h('li', {},
       h('a', { class: 'play-item', href: `/plays/${p.id}`, dataset: { testid: 'play-item', id: p.id } },
         h('span', { class: ['play-mark', `game-${p.game}`], 'aria-hidden': 'true' },
-          h('span', { class: 'game-mark' }, (names.get(p.game) ?? p.game).charAt(0).toUpperCase())),
+          h('span', { class: 'game-mark' }, name.charAt(0).toUpperCase())),
         h('span', { class: 'play-text' },
           h('span', { class: 'play-head' },
-            h('span', { class: 'play-game' }, names.get(p.game) ?? p.game),
+            h('span', { class: 'play-game' }, name),
             h('time', { class: 'play-date', datetime: p.finishedAt }, dayDate(p.finishedAt))),
           h('span', { class: 'play-results' }, ranked.map((r, i) => [
             i > 0 ? h('span', { class: 'sep', 'aria-hidden': 'true' }, ' · ') : null,
             h('span', { class: ['play-who', r.winner && 'won', opts.me === r.playerId && 'me'] },
               h('span', { class: 'sr-only' }, t('ui.plays.rankPrefix', { rank: ordinal(r.rank) })),
           r.winner ? h('span', { class: 'crown', 'aria-hidden': 'true' }, '★ ') : null,
-              r.player, ' ', h('span', { class: 'play-total' }, hotel ? `${r.total}/6` : String(r.total)),
+              r.player, ' ', h('span', { class: 'play-total' }, String(r.total)),
               r.winner ? h('span', { class: 'sr-only' }, t('ui.plays.wonSuffix')) : null)])),
           p.location ? h('span', { class: 'play-where', dataset: { testid: 'play-where' } }, p.location) : null),
         h('span', { class: 'chev', 'aria-hidden': 'true' }, '›')));

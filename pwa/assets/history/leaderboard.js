@@ -1,7 +1,7 @@
 // leaderboard.js: a game's leaderboard in the current group. Rated players
 // come first, by rating (OpenSkill's conservative estimate); players with
 // too few plays with others follow, marked provisional, by wins.
-// Insektenhotel has no points, so its board shows wins only. Without a
+// A game won without points (its info says winsOnly) shows wins only. Without a
 // game named, it opens on the game the group plays most. After a change
 // to the past (a play logged late, an edit, a delete, a merge) the server
 // works it into the ratings in the background: the board then says the
@@ -15,6 +15,7 @@ import { navigate } from './history.js';
 import { MIN_RATED_PLAYS, decimal, inGroup, percent, shortName, topbar } from './historyui.js';
 
 /** @typedef {import('../sync/api.js').LeaderboardEntry} LeaderboardEntry */
+/** @typedef {import('../sync/api.js').GameInfo} GameInfo */
 
 /** How many of the newest plays say which game a group plays most. */
 const recentPlays = 100;
@@ -68,7 +69,7 @@ export async function leaderboardScreen(root, game) {
   let board = await inGroup(root, getLeaderboard(group, game));
   if (!board) return;
   body.removeAttribute('aria-busy');
-  drawBoard(body, board, spec.name, game);
+  drawBoard(body, board, spec);
   // While the server is updating the ratings, read the board again now
   // and then, for as long as it is on screen.
   for (let wait = firstPoll; board.updating; wait = Math.min(2 * wait, slowestPoll)) {
@@ -78,7 +79,7 @@ export async function leaderboardScreen(root, game) {
     if (!body.isConnected) return;
     if (next) {
       board = next;
-      drawBoard(body, board, spec.name, game);
+      drawBoard(body, board, spec);
     }
   }
 }
@@ -87,10 +88,10 @@ export async function leaderboardScreen(root, game) {
  * drawBoard fills the leaderboard screen's body with a board as read.
  * @param {HTMLElement} body
  * @param {{entries: LeaderboardEntry[], updating?: boolean}} board
- * @param {string} gameName
- * @param {string} game
+ * @param {GameInfo} spec the game's
  */
-function drawBoard(body, board, gameName, game) {
+function drawBoard(body, board, spec) {
+  const { name: gameName, id: game } = spec;
   const updating = board.updating
     ? h('p', { class: 'hint lb-updating', role: 'status', dataset: { testid: 'lb-updating' } },
       t('ui.lb.updating'))
@@ -103,7 +104,7 @@ function drawBoard(body, board, gameName, game) {
         h('a', { class: 'btn', href: `/plays/new?game=${game}` }, t('ui.lb.logPlay')))));
     return;
   }
-  replace(body, updating, leaderboardTable(board.entries, game !== 'insektenhotel', gameName),
+  replace(body, updating, leaderboardTable(board.entries, !spec.winsOnly, gameName),
     h('p', { class: 'hint lb-note' },
       t('ui.lb.note', { n: MIN_RATED_PLAYS })));
 }

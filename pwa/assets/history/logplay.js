@@ -182,7 +182,7 @@ export async function logPlayScreen(root) {
   async function open() {
     stop?.();
     const spec = await getGame(game);
-    const form = await loadForm(spec.id);
+    const form = await loadForm(spec);
     const old = loadDraft();
     /** @type {Draft} */
     const state = old && old.game === spec.id ? old : {
@@ -221,7 +221,7 @@ export async function editPlayScreen(root, id) {
   const play = await inGroup(root, getPlay(group, id));
   if (!play) return undefined;
   const spec = await getGame(play.game);
-  const form = await loadForm(spec.id);
+  const form = await loadForm(spec);
   const minutes = play.durationSeconds ? String(Math.round(play.durationSeconds / 60)) : '';
   const finished = localInput(new Date(play.finishedAt));
   /** @type {Draft} */

@@ -10,7 +10,7 @@ import { ApiError, currentGroup, deletingPlays, getPlayer, groupPlayers, listGam
 import { navigate } from './history.js';
 import { openSheet } from '../ui/sheet.js';
 import { ratingChart, scoreHistogram } from '../ui/charts.js';
-import { MIN_RATED_PLAYS, dayDate, decimal, gameNames, inGroup, percent, playItems, shortName, topbar } from './historyui.js';
+import { MIN_RATED_PLAYS, dayDate, decimal, gamesById, inGroup, percent, playItems, shortName, topbar } from './historyui.js';
 
 /** @typedef {import('../sync/api.js').PlayerGame} PlayerGame */
 
@@ -23,7 +23,7 @@ export async function playerScreen(root, id) {
   const group = currentGroup();
   const st = await inGroup(root, getPlayer(group, id));
   if (!st) return;
-  const names = await gameNames();
+  const names = await gamesById();
   const order = (await listGames()).map((g) => g.id);
   const games = [...st.games].sort((a, b) => order.indexOf(a.game) - order.indexOf(b.game));
   const want = new URLSearchParams(location.search).get('game');
@@ -34,12 +34,12 @@ export async function playerScreen(root, id) {
   const gone = deletingPlays(group);
   const recent = st.recent.filter((p) => !gone.has(p.id));
 
-  const sections = games.map((g) => gameSection(g, who, names.get(g.game) ?? g.game, group, id));
+  const sections = games.map((g) => gameSection(g, who, names.get(g.game)?.name ?? g.game, group, id));
   const picker = games.length > 1 ? h('div', { class: 'game-tabs', role: 'tablist', 'aria-label': t('ui.nav.games') }, games.map((g, i) => h('button', {
     type: 'button', role: 'tab', class: 'game-tab', id: `ptab-${g.game}`, 'aria-controls': `pgame-${g.game}`,
     'aria-selected': String(g === shown), tabindex: g === shown ? 0 : -1, dataset: { game: g.game },
     on: { click: () => show(i) },
-  }, shortName(names.get(g.game) ?? g.game)))) : null;
+  }, shortName(names.get(g.game)?.name ?? g.game)))) : null;
   sections.forEach((s, i) => {
     s.hidden = games[i] !== shown;
     if (picker) {

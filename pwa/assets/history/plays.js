@@ -13,7 +13,7 @@ import { renderResults } from '../games/results.js';
 import { rematchButton } from '../games/score.js';
 import { labelOf } from '../ui/widgets.js';
 import {
-  confirmSheet, dayDate, duration, gameNames, inGroup, longDate, playItems, topbar, undoToast,
+  confirmSheet, dayDate, duration, gamesById, inGroup, longDate, playItems, topbar, undoToast,
 } from './historyui.js';
 
 /** @typedef {import('../sync/api.js').Play} Play */
@@ -34,7 +34,7 @@ export async function historyScreen(root) {
   const group = currentGroup();
   const params = new URLSearchParams(location.search);
   const filter = { game: params.get('game') ?? '', player: params.get('player') ?? '', location: params.get('location') ?? '' };
-  const [games, names] = await Promise.all([listGames(), gameNames()]);
+  const [games, names] = await Promise.all([listGames(), gamesById()]);
   const known = await inGroup(root, groupPlayers(group));
   if (!known) return;
   const { players } = known;

@@ -946,7 +946,18 @@ function isOp(op) {
 
 /** @typedef {{pointer: string, detail: string, pointers?: string[]}} FieldError pointers: every field a problem of the whole table is about */
 /** @typedef {{id: string, label: string}} Option */
-/** @typedef {{id: string, name: string, minPlayers: number, maxPlayers: number}} GameInfo */
+/**
+ * @typedef {Object} GameInfo
+ * @property {string} id
+ * @property {string} name
+ * @property {number} minPlayers
+ * @property {number} maxPlayers
+ * @property {string} unit the catalog key of what a total counts
+ * @property {boolean} winsOnly won without points: the leaderboard counts wins
+ * @property {string} end when a game is over, in the rules' words
+ * @property {boolean} tracked a live table is played move by move
+ * @property {string} form the board form's module, below assets/ ("games/insecta.js")
+ */
 /** @typedef {{key: string, label: string, default: number, values: number[]}} VariantSpec */
 /**
  * @typedef {GameInfo & {

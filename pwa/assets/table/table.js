@@ -204,13 +204,13 @@ export async function newTableScreen(root) {
   }
 
   /**
-   * drawFirst asks who starts an Insektenhotel table, which is played move
-   * by move: "the player who was the last to stay in a hotel". The choices
+   * drawFirst asks who starts a table played move by move (Insektenhotel:
+   * "the player who was the last to stay in a hotel"). The choices
    * are the names entered; without one, the first seat starts.
    */
   function drawFirst() {
     const named = names.map((n, i) => ({ id: String(i), label: n.trim() })).filter((o) => o.label);
-    if (spec?.id !== 'insektenhotel' || named.length < 2) {
+    if (!spec?.tracked || named.length < 2) {
       replace(firstEl);
       return;
     }
@@ -265,7 +265,7 @@ export async function newTableScreen(root) {
     /** @type {{game: string, players: string[], variants: Object<string, number>, first?: number}} */
     const body = { game, players: sent.map((x) => x.n), variants };
     const at = sent.findIndex((x) => x.i === first);
-    if (spec?.id === 'insektenhotel' && at > 0) body.first = at;
+    if (spec?.tracked && at > 0) body.first = at;
     const req = createTable(body);
     const quiet = waitNote(() => {
       replace(banner, h('p', {}, t('ui.table.waitCreate')));
@@ -313,11 +313,11 @@ export async function tableScreen(root, rawCode, seat) {
       navigate(`/t/${code}`, { replace: true });
       return undefined;
     }
-    return seatView(ctx, await loadForm(spec.id), seat, auth.hostToken, true);
+    return seatView(ctx, await loadForm(spec), seat, auth.hostToken, true);
   }
   if (auth.hostToken) return hostView(ctx);
   if (auth.seatToken && auth.seat !== undefined && table.seats[auth.seat]) {
-    return seatView(ctx, await loadForm(spec.id), auth.seat, auth.seatToken, false);
+    return seatView(ctx, await loadForm(spec), auth.seat, auth.seatToken, false);
   }
   return joinView(ctx);
 }
@@ -412,7 +412,7 @@ function hostView({ root, spec, code, table: first, auth }) {
   const finishBtn = /** @type {HTMLButtonElement} */ (h('button', {
     type: 'button', class: 'btn btn-primary', dataset: { testid: 'finish' }, on: { click: () => finish(false) },
   }, t('ui.table.finishGame')));
-  const hotel = spec.id === 'insektenhotel'
+  const hotel = spec.tracked
     ? hotelPanel({ spec, code, token: hostToken, seat: -1, host: true, sheetHost: root, onTable: apply })
     : null;
   const hotelSlot = h('div', {});
@@ -454,7 +454,7 @@ function hostView({ root, spec, code, table: first, auth }) {
   }
 
   function draw() {
-    const phase = spec.id === 'insektenhotel' ? hotelPhase(table, spec) : 'board';
+    const phase = spec.tracked ? hotelPhase(table, spec) : 'board';
     replace(seatsEl, table.seats.length === 0
       ? h('li', { class: 'muted empty-seats' }, t('ui.table.noPlayers'))
       : byRank(table).map((i) => seatRow(table.seats[i], i, phase)));
@@ -902,7 +902,7 @@ function joinView({ root, spec, code, table: first }) {
 function seatView({ root, spec, code, table: first }, form, seat, token, host) {
   let table = first;
   const base = `/players/${seat}/board`;
-  const hotelGame = spec.id === 'insektenhotel';
+  const hotelGame = spec.tracked;
   /** @param {any} b */
   const copyOf = (b) => (b && typeof b === 'object' ? JSON.parse(JSON.stringify(b)) : form.emptyBoard(spec));
   let board = copyOf(table.seats[seat].board);
