@@ -246,7 +246,7 @@ func scorePlay(lp LoggedPlay) (*scoring.Result, error) {
 	case len(res.Results) < spec.MinPlayers:
 		verr.AddMessage("/players", messagef("%s needs at least %d players", spec.Name, spec.MinPlayers))
 	case !res.Complete:
-		verr.AddMessage("/players", messagef("the game is not over yet: %s", scoring.Word("api.word.", spec.End)))
+		verr.AddMessage("/players", messagef("the game is not over yet: %s", spec.EndWord()))
 	}
 	if err := verr.Err(); err != nil {
 		return nil, err

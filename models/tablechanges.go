@@ -682,7 +682,7 @@ func finishable(ot *openTable, st TableState, force bool) error {
 		return refuse(RefusedRules, "%s needs at least %d players", spec.Name, spec.MinPlayers)
 	}
 	if !st.Standings.Complete {
-		return refuse(RefusedRules, "the game is not over yet: %s", scoring.Word("api.word.", spec.End))
+		return refuse(RefusedRules, "the game is not over yet: %s", spec.EndWord())
 	}
 	return nil
 }

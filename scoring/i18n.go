@@ -23,6 +23,8 @@ import (
 //     game.<game>.tiebreak.<key>: the labels of a variant, a score line and
 //     a tiebreak; a line of the totals sheet takes its breakdown or tiebreak
 //     key's label;
+//   - game.<game>.end (its Info's End): when the game is over, for the
+//     refusal to finish a table or log a play earlier;
 //   - game.<game>.unit (its Info's Unit): what the game's total counts,
 //     in sentences ("points");
 //   - rules.<English format>: a Message of the rules (an error, a warning,

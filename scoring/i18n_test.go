@@ -169,6 +169,7 @@ func specMessages() map[string]string {
 		for _, o := range s.Tiebreaks {
 			out[k+"tiebreak."+o.ID] = o.Label
 		}
+		out[k+"end"] = s.End
 		// What the total counts is what the game's evaluation calls it,
 		// of no board as of any.
 		if ev, err := g.Evaluate(nil, nil); err == nil && ev.TotalLabel != "" {

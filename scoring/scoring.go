@@ -48,6 +48,10 @@ type Info struct {
 	Form string `json:"form"`
 }
 
+// EndWord is End for a message, translated by the catalog key
+// game.<id>.end.
+func (i Info) EndWord() any { return word{key: "game." + i.ID + ".end", en: i.End} }
+
 // Option is one value of an enumeration, with the label a form shows for it.
 type Option struct {
 	ID    string `json:"id"`
