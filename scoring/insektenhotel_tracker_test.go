@@ -893,3 +893,30 @@ func TestHotelTracker(t *testing.T) {
 		t.Errorf("Replay beside a totals sheet: %v", err)
 	}
 }
+
+// TestHotelLogInLanguages: a hotel's log is written again in a catalog's
+// language, line for line; English (no catalog) and no state are left as
+// they are.
+func TestHotelLogInLanguages(t *testing.T) {
+	st, err := ReplayHotel(hotelSetupOf(2), hMoves(hTurn(hDraw("ant"))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Log) == 0 {
+		t.Fatal("the replay wrote no log")
+	}
+	if got := Catalog(nil).Hotel(st); got != st {
+		t.Error("English relabelled the hotel")
+	}
+	if got := loadCatalog(t, "de").Hotel(nil); got != nil {
+		t.Errorf("no hotel relabelled as %+v", got)
+	}
+	de := loadCatalog(t, "de").Hotel(st)
+	if de == st || len(de.Log) != len(st.Log) {
+		t.Fatalf("the German log is %q, want a copy of %d lines", de.Log, len(st.Log))
+	}
+	last := len(st.Log) - 1
+	if de.Log[last] == st.Log[last] || !strings.Contains(de.Log[last], "Ana") {
+		t.Errorf("the German log's last line is %q, want Ana's turn in German, not %q", de.Log[last], st.Log[last])
+	}
+}

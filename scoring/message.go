@@ -44,11 +44,7 @@ func (m Message) format() string {
 
 // String is m in English.
 func (m Message) String() string {
-	format := m.format()
-	if len(m.Args) == 0 && !strings.Contains(format, "%") {
-		return format
-	}
-	return fmt.Sprintf(format, m.Args...)
+	return fmt.Sprintf(m.format(), m.Args...)
 }
 
 // In is m in c's language (nil: English); a message c has no translation
@@ -57,11 +53,7 @@ func (m Message) In(c Catalog) string {
 	if c == nil {
 		return m.String()
 	}
-	text := c.text(m.Key, m.format())
-	if len(m.Args) == 0 && !strings.Contains(text, "%") {
-		return text
-	}
-	return fmt.Sprintf(text, c.args(m.Args)...)
+	return fmt.Sprintf(c.text(m.Key, m.format()), c.args(m.Args)...)
 }
 
 // IsZero says m is no message.

@@ -41,3 +41,17 @@ func TestMessageStoredForm(t *testing.T) {
 		}
 	}
 }
+
+// TestResultMessagesOfAQuietResult: a result with neither a tie nor a
+// warning keeps no messages, and one warning keeps a list per player.
+func TestResultMessagesOfAQuietResult(t *testing.T) {
+	quiet := &Result{Results: []PlayerResult{{Name: "Ana"}, {Name: "Ben"}}}
+	if m := quiet.Messages(); m.Tiebreak != nil || m.Warnings != nil {
+		t.Errorf("a result without a tie or a warning keeps %+v, want nothing", m)
+	}
+	warned := &Result{Results: []PlayerResult{{Name: "Ana"}, {Name: "Ben", Warnings: []FieldError{FieldErrorOf("/players/1/board", rules("every player needs a name"))}}}}
+	m := warned.Messages()
+	if len(m.Warnings) != 2 || len(m.Warnings[0]) != 0 || len(m.Warnings[1]) != 1 || m.Warnings[1][0].Key != "rules.every player needs a name" {
+		t.Errorf("a result with one warning keeps %+v", m.Warnings)
+	}
+}
