@@ -328,9 +328,9 @@ func TestTableWiring(t *testing.T) {
 		{"assets/table/live.js", `addEventListener('table'`},
 		{"assets/table/live.js", `addEventListener('online'`},
 		{"assets/table/live.js", `'visibilitychange'`},
-		{"assets/sync/api.js", "`insectscore.table.${"},
-		{"assets/sync/api.js", `'If-Match'`},
-		{"assets/sync/api.js", "`Bearer ${token}`"},
+		{"assets/sync/kept.js", "`insectscore.table.${"},
+		{"assets/sync/tables.js", `'If-Match'`},
+		{"assets/sync/tables.js", "`Bearer ${token}`"},
 	} {
 		if !strings.Contains(read(t, tc.file), tc.want) {
 			t.Errorf("%s lacks %s", tc.file, tc.want)
@@ -351,9 +351,9 @@ func TestHistoryWiring(t *testing.T) {
 		{"assets/history/history.js", `/^\/leaderboards\/([a-z0-9-]+)\/?$/`},
 		{"assets/history/history.js", `/^\/players\/([a-z0-9]+)\/?$/`},
 		{"assets/history/history.js", `/^\/groups\/([a-z0-9]+)\/?$/`},
-		{"assets/sync/api.js", `{ group: currentGroup(), ...req }`},
-		{"assets/sync/api.js", `new URLSearchParams({ group })`},
-		{"assets/sync/api.js", `const currentKey = 'insectscore.group';`},
+		{"assets/sync/tables.js", `{ group: currentGroup(), ...req }`},
+		{"assets/sync/history.js", `new URLSearchParams({ group })`},
+		{"assets/sync/kept.js", `const currentKey = 'insectscore.group';`},
 		{"assets/ui/charts.js", `document.createElementNS(NS, tag)`},
 		{"assets/ui/charts.js", `role: 'img', 'aria-labelledby'`},
 	} {

@@ -11,14 +11,13 @@
 // files, and downloaded otherwise. The results screen loads this module
 // when it shows results (never with the home screen).
 
-import { breakdownRows } from './results.js';
-import { date as formatDate, list, t } from '../ui/i18n.js';
+import { breakdownRows } from './breakdown.js';
+import { date as formatDate, list, ordinal, t } from '../ui/i18n.js';
 import { unitOf } from './forms.js';
 import { enumOf, labelOf } from '../ui/widgets.js';
-import { ordinal } from '../history/historyui.js';
 
-/** @typedef {import('../sync/api.js').Spec} Spec */
-/** @typedef {import('../sync/api.js').Result} Result */
+/** @typedef {import('../sync/http.js').Spec} Spec */
+/** @typedef {import('../sync/http.js').Result} Result */
 
 // Every word the card and its messages say, in one place, in the app's
 // language (read when the card is drawn, so a switch applies).
@@ -401,7 +400,7 @@ function solo(ctx, spec, rating) {
  * totals and the tiebreaks, as on the results screen.
  * @param {CanvasRenderingContext2D} ctx
  * @param {Result} res
- * @param {import('./results.js').BreakdownRow[]} rows
+ * @param {import('./breakdown.js').BreakdownRow[]} rows
  * @returns {Block | null}
  */
 function breakdown(ctx, res, rows) {

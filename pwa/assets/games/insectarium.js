@@ -17,8 +17,8 @@ import { language, plural, t } from '../ui/i18n.js';
 import { breakable, checks, enumOf, labelOf, picker, stepper, text } from '../ui/widgets.js';
 import { openSheet } from '../ui/sheet.js';
 
-/** @typedef {import('../sync/api.js').Spec} Spec */
-/** @typedef {import('../sync/api.js').Option} Option */
+/** @typedef {import('../sync/http.js').Spec} Spec */
+/** @typedef {import('../sync/http.js').Option} Option */
 /** @typedef {import('./forms.js').FormContext} FormContext */
 /** @typedef {{name?: string, color?: string, insect?: string, points?: number, tools: string[], wild?: boolean}} Card */
 /**
