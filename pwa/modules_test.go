@@ -19,7 +19,6 @@ const maxModuleLines = 500
 var longModules = map[string]string{
 	"assets/engine/wasm_exec.js": "Go's own runtime glue, copied from the Go distribution as it is",
 	"assets/table/table.js":      "split pending",
-	"assets/games/card.js":       "split pending",
 }
 
 var (

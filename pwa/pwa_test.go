@@ -255,8 +255,14 @@ func imports(t *testing.T, f string, re *regexp.Regexp) []string {
 // closure is every module reached from app.js by the given imports.
 func closure(t *testing.T, res ...*regexp.Regexp) map[string]bool {
 	t.Helper()
-	seen := map[string]bool{"assets/app.js": true}
-	for todo := []string{"assets/app.js"}; len(todo) > 0; {
+	return closureFrom(t, "assets/app.js", res...)
+}
+
+// closureFrom is every module reached from start by the given imports.
+func closureFrom(t *testing.T, start string, res ...*regexp.Regexp) map[string]bool {
+	t.Helper()
+	seen := map[string]bool{start: true}
+	for todo := []string{start}; len(todo) > 0; {
 		f := todo[len(todo)-1]
 		todo = todo[:len(todo)-1]
 		for _, re := range res {
@@ -275,15 +281,20 @@ func closure(t *testing.T, res ...*regexp.Regexp) map[string]bool {
 // imports statically), so the first load never waits on a chain of imports
 // and carries no other screen. Every other module loads when its screen
 // opens (a dynamic import), except the board forms, which load per game
-// (the module its Info names),
+// (the module its Info names, with what it imports),
 // and the engine's worker and runtime, which load with the engine after the
 // first paint. The service worker precaches them all (TestServiceWorkerCachesEveryAsset).
 func TestShellPreloadsTheHomeScreen(t *testing.T) {
 	html := read(t, "index.html")
 	home := closure(t, staticImport)
 	loaded := closure(t, staticImport, dynamicImport, workerScript)
+	byForm := strings.Contains(read(t, "assets/games/forms.js"), "import(`../${game.form}`)")
 	for _, g := range scoring.GameList() {
-		loaded["assets/"+g.Form] = strings.Contains(read(t, "assets/games/forms.js"), "import(`../${game.form}`)")
+		loaded["assets/"+g.Form] = byForm
+		// What a form imports loads with it.
+		for f := range closureFrom(t, "assets/"+g.Form, staticImport) {
+			loaded[f] = loaded[f] || byForm
+		}
 	}
 	for _, f := range assetFiles(t) {
 		if path.Ext(f) != ".js" {

@@ -22,9 +22,11 @@ const SHELL = [
   '/assets/engine/worker.js',
   '/assets/games/boardset.js',
   '/assets/games/breakdown.js',
+  '/assets/games/canvas.js',
   '/assets/games/card.js',
   '/assets/games/forms.js',
   // __FORMS__
+  '/assets/games/insectariumwalk.js',
   '/assets/games/results.js',
   '/assets/games/score.js',
   '/assets/games/totals.js',
