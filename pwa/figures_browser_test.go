@@ -30,14 +30,17 @@ type firstLoad struct {
 
 // The home screen's first load, until the load event (the service
 // worker's registration comes after it): bytes as transferred, so
-// compressed, headers included. Issue 10's budget: 8 requests (the page,
-// app.css, and the home screen's six modules: app.js, ui/i18n.js,
-// ui/dom.js, sync/api.js, sync/idb-keyval.js, history/history.js) and
-// 60 KB. index.html carries the UI messages of its language, so the
-// catalog costs no request.
+// compressed, headers included. Issue 10's budget was 8 requests and
+// 60 KB; with one concern a module (issue 25) the home screen runs 15
+// modules, all preloaded by index.html so none waits on another: app.js,
+// router.js, ui/i18n.js, ui/dom.js, history/history.js,
+// history/grouplink.js and sync/'s local.js, idb-keyval.js, kept.js,
+// http.js, outbox.js, read.js, games.js, tables.js, history.js. So 17
+// requests with the page and app.css, and still 60 KB. index.html carries
+// the UI messages of its language, so the catalog costs no request.
 const (
 	firstLoadBytes    = 60 * 1024
-	firstLoadRequests = 8
+	firstLoadRequests = 17
 )
 
 // TestBrowserFirstLoadWithoutEngine loads the home screen on a fresh

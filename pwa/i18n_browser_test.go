@@ -286,9 +286,12 @@ func TestBrowserLanguageScoreForms(t *testing.T) {
 	b.checkConsole()
 }
 
-// apiModule is the URL of this build's sync/api.js in the page: importing
-// it there gives the app's own outbox, not a second one.
-const apiModule = `new URL('sync/api.js', document.querySelector('script[type="module"][src]').src).href`
+// syncModule is the URL of one of this build's sync/ modules in the page
+// (local.js, outbox.js, …): importing it there gives the app's own
+// outbox, not a second one.
+func syncModule(name string) string {
+	return `new URL('sync/` + name + `', document.querySelector('script[type="module"][src]').src).href`
+}
 
 // TestBrowserOutboxLabelsFollowTheLanguage: a change queued offline in
 // German is named in Spanish after a switch, in the outbox and in the sync
@@ -306,23 +309,23 @@ func TestBrowserOutboxLabelsFollowTheLanguage(t *testing.T) {
 	// outbox reads it when the app starts again. The play it deletes does
 	// not exist, so the server will refuse it.
 	b.do(chromedp.Evaluate[chromedp.Void](`(async () => {
-		const api = await import(`+apiModule+`);
-		api.putLocal('outbox', [...(api.getLocal('outbox') ?? []), {
+		const local = await import(`+syncModule("local.js")+`);
+		local.putLocal('outbox', [...(local.getLocal('outbox') ?? []), {
 			id: 'old-op', kind: 'deletePlay', lane: 'old', method: 'DELETE', path: '/api/v1/plays/nosuchplay?group=default',
 			headers: {}, label: 'an old English label', createdAt: Date.now(), attempts: 0, nextAt: 0, lastError: '',
 		}]);
-		await api.flushed();
+		await local.flushed();
 	})()`, chromedp.EvalAwaitPromise))
 	b.do(chromedp.Reload())
 	b.homeIn("de", "Ein Spiel werten")
 	// A change queued offline in German, which the server will refuse too.
-	b.do(chromedp.Evaluate[chromedp.Void](`import(`+apiModule+`).then((api) => {
-		api.deletePlay('default', 'nosuchplay').catch(() => {});
+	b.do(chromedp.Evaluate[chromedp.Void](`import(`+syncModule("history.js")+`).then((history) => {
+		history.deletePlay('default', 'nosuchplay').catch(() => {});
 	})`, chromedp.EvalAwaitPromise))
 
 	b.switchLanguage("es")
 	b.homeIn("es", "Puntuar una partida")
-	labels, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]string](`import(`+apiModule+`).then((api) => api.pending().map(api.opLabel))`, chromedp.EvalAwaitPromise))
+	labels, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]string](`import(`+syncModule("outbox.js")+`).then((outbox) => outbox.pending().map(outbox.opLabel))`, chromedp.EvalAwaitPromise))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -346,7 +349,7 @@ func TestBrowserBareProblemInGerman(t *testing.T) {
 	b := newBrowserIn(t, base, "de")
 	b.do(chromedp.Navigate(base + "/"))
 	b.homeIn("de", "Ein Spiel werten")
-	got, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`import(`+apiModule+`).then((api) => api.toApiError(404, {}).message)`, chromedp.EvalAwaitPromise))
+	got, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`import(`+syncModule("http.js")+`).then((http) => http.toApiError(404, {}).message)`, chromedp.EvalAwaitPromise))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -255,8 +255,14 @@ func imports(t *testing.T, f string, re *regexp.Regexp) []string {
 // closure is every module reached from app.js by the given imports.
 func closure(t *testing.T, res ...*regexp.Regexp) map[string]bool {
 	t.Helper()
-	seen := map[string]bool{"assets/app.js": true}
-	for todo := []string{"assets/app.js"}; len(todo) > 0; {
+	return closureFrom(t, "assets/app.js", res...)
+}
+
+// closureFrom is every module reached from start by the given imports.
+func closureFrom(t *testing.T, start string, res ...*regexp.Regexp) map[string]bool {
+	t.Helper()
+	seen := map[string]bool{start: true}
+	for todo := []string{start}; len(todo) > 0; {
 		f := todo[len(todo)-1]
 		todo = todo[:len(todo)-1]
 		for _, re := range res {
@@ -275,15 +281,20 @@ func closure(t *testing.T, res ...*regexp.Regexp) map[string]bool {
 // imports statically), so the first load never waits on a chain of imports
 // and carries no other screen. Every other module loads when its screen
 // opens (a dynamic import), except the board forms, which load per game
-// (the module its Info names),
+// (the module its Info names, with what it imports),
 // and the engine's worker and runtime, which load with the engine after the
 // first paint. The service worker precaches them all (TestServiceWorkerCachesEveryAsset).
 func TestShellPreloadsTheHomeScreen(t *testing.T) {
 	html := read(t, "index.html")
 	home := closure(t, staticImport)
 	loaded := closure(t, staticImport, dynamicImport, workerScript)
+	byForm := strings.Contains(read(t, "assets/games/forms.js"), "import(`../${game.form}`)")
 	for _, g := range scoring.GameList() {
-		loaded["assets/"+g.Form] = strings.Contains(read(t, "assets/games/forms.js"), "import(`../${game.form}`)")
+		loaded["assets/"+g.Form] = byForm
+		// What a form imports loads with it.
+		for f := range closureFrom(t, "assets/"+g.Form, staticImport) {
+			loaded[f] = loaded[f] || byForm
+		}
 	}
 	for _, f := range assetFiles(t) {
 		if path.Ext(f) != ".js" {
@@ -328,9 +339,9 @@ func TestTableWiring(t *testing.T) {
 		{"assets/table/live.js", `addEventListener('table'`},
 		{"assets/table/live.js", `addEventListener('online'`},
 		{"assets/table/live.js", `'visibilitychange'`},
-		{"assets/sync/api.js", "`insectscore.table.${"},
-		{"assets/sync/api.js", `'If-Match'`},
-		{"assets/sync/api.js", "`Bearer ${token}`"},
+		{"assets/sync/kept.js", "`insectscore.table.${"},
+		{"assets/sync/tables.js", `'If-Match'`},
+		{"assets/sync/tables.js", "`Bearer ${token}`"},
 	} {
 		if !strings.Contains(read(t, tc.file), tc.want) {
 			t.Errorf("%s lacks %s", tc.file, tc.want)
@@ -351,9 +362,9 @@ func TestHistoryWiring(t *testing.T) {
 		{"assets/history/history.js", `/^\/leaderboards\/([a-z0-9-]+)\/?$/`},
 		{"assets/history/history.js", `/^\/players\/([a-z0-9]+)\/?$/`},
 		{"assets/history/history.js", `/^\/groups\/([a-z0-9]+)\/?$/`},
-		{"assets/sync/api.js", `{ group: currentGroup(), ...req }`},
-		{"assets/sync/api.js", `new URLSearchParams({ group })`},
-		{"assets/sync/api.js", `const currentKey = 'insectscore.group';`},
+		{"assets/sync/tables.js", `{ group: currentGroup(), ...req }`},
+		{"assets/sync/history.js", `new URLSearchParams({ group })`},
+		{"assets/sync/kept.js", `const currentKey = 'insectscore.group';`},
 		{"assets/ui/charts.js", `document.createElementNS(NS, tag)`},
 		{"assets/ui/charts.js", `role: 'img', 'aria-labelledby'`},
 	} {

@@ -14,8 +14,15 @@
 
 import { date, keepCatalogs, plural, t } from './ui/i18n.js';
 import { h, languageSwitch, replace, syncIndicator } from './ui/dom.js';
-import { entryState, getGame, keptTables, listGames, loadEngine, startOutbox } from './sync/api.js';
-import { groupBar, historyPanel, historyRoutes, interceptLinks, loadHistoryScreens, navigate, takeNotice } from './history/history.js';
+import { entryState, keptTables } from './sync/kept.js';
+import { getGame, listGames, loadEngine } from './sync/games.js';
+import { dismissRefused, opLabel, startOutbox, subscribeOutbox } from './sync/outbox.js';
+// A write left from an earlier page may be sent from any screen: the
+// outbox's handlers for a table's writes and the history's register there.
+import './sync/tables.js';
+import './sync/history.js';
+import { groupBar, historyPanel, historyRoutes, loadHistoryScreens } from './history/history.js';
+import { interceptLinks, navigate, takeNotice } from './router.js';
 
 /** @typedef {(root: HTMLElement, params: string[]) => (void | (() => void) | Promise<void | (() => void)>)} Screen */
 
@@ -45,7 +52,8 @@ const routes = [
 function scoreRoute(root, game, view) {
   const form = import('./games/forms.js');
   Promise.all([getGame(game), form]).then(([spec, m]) => m.loadForm(spec)).catch(() => { /* scoreScreen says why */ });
-  return import('./games/score.js').then((m) => m.scoreScreen(root, game, view));
+  return Promise.all([import('./games/score.js'), import('./history/logplay.js')])
+    .then(([m, log]) => m.scoreScreen(root, game, view, log.keepInHistory));
 }
 
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
@@ -399,7 +407,7 @@ window.addEventListener('popstate', render);
 window.addEventListener('route', render);
 // A switch of language draws the current screen again, in the new words.
 window.addEventListener('insectscore:language', render);
-document.body.prepend(syncIndicator());
+document.body.prepend(syncIndicator({ subscribeOutbox, dismissRefused, opLabel }));
 startOutbox();
 const firstDraw = render();
 

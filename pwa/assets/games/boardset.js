@@ -12,17 +12,18 @@
 
 import { h, replace, debounce, uid } from '../ui/dom.js';
 import { plural, t } from '../ui/i18n.js';
-import { ApiError, scoreGame } from '../sync/api.js';
+import { ApiError } from '../sync/http.js';
+import { scoreGame } from '../sync/games.js';
 import { engineReady } from '../engine/engine.js';
 import { clearProblems, concerns, markProblems, playerOf } from '../ui/problems.js';
 import { field, segmented, toggle } from '../ui/widgets.js';
 import { boardField, boardRequest, unitOf } from './forms.js';
-import { nameChips } from '../history/historyui.js';
+import { nameChips } from '../ui/names.js';
 
-/** @typedef {import('../sync/api.js').Spec} Spec */
-/** @typedef {import('../sync/api.js').Result} Result */
-/** @typedef {import('../sync/api.js').FieldError} FieldError */
-/** @typedef {import('../sync/api.js').PlayerEntry} PlayerEntry */
+/** @typedef {import('../sync/http.js').Spec} Spec */
+/** @typedef {import('../sync/http.js').Result} Result */
+/** @typedef {import('../sync/http.js').FieldError} FieldError */
+/** @typedef {import('../sync/http.js').PlayerEntry} PlayerEntry */
 /** @typedef {import('./forms.js').BoardForm} BoardForm */
 /** @typedef {{players: PlayerEntry[], variants: Object<string, number>, active: number}} Boards */
 
@@ -76,7 +77,7 @@ export function playerName(p, i) {
  * sent as "Player N".
  * @param {Boards} state
  * @param {BoardForm} form
- * @returns {import('../sync/api.js').ScoreRequest}
+ * @returns {import('../sync/http.js').ScoreRequest}
  */
 export function scoreRequest(state, form) {
   return {
@@ -107,7 +108,7 @@ export function boardSet(o) {
   Promise.resolve(o.names ?? []).then((names) => {
     if (datalist) replace(datalist, names.map((n) => h('option', { value: n })));
   }, () => { /* no names to offer: they are typed */ });
-  /** @type {import('../history/historyui.js').NameChips[]} the chips of each player's name field */
+  /** @type {import('../ui/names.js').NameChips[]} the chips of each player's name field */
   let chipRows = [];
   const banner = h('div', { class: 'banner', role: 'alert', hidden: true });
   const tablist = h('div', { class: 'tabs', role: 'tablist', 'aria-label': t('ui.score.players') });

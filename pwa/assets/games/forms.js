@@ -10,7 +10,7 @@ import { language, plural, t } from '../ui/i18n.js';
 import { segmented } from '../ui/widgets.js';
 import { isTotals, renderTotals, totalsRequest } from './totals.js';
 
-/** @typedef {import('../sync/api.js').Spec} Spec */
+/** @typedef {import('../sync/http.js').Spec} Spec */
 
 /**
  * @typedef {Object} FormContext

@@ -15,8 +15,8 @@ import { plural, t } from '../ui/i18n.js';
 import { enumOf, labelOf, picker, segmented, select, stepper, text, toggle } from '../ui/widgets.js';
 import { openSheet } from '../ui/sheet.js';
 
-/** @typedef {import('../sync/api.js').Spec} Spec */
-/** @typedef {import('../sync/api.js').Option} Option */
+/** @typedef {import('../sync/http.js').Spec} Spec */
+/** @typedef {import('../sync/http.js').Option} Option */
 /** @typedef {import('./forms.js').FormContext} FormContext */
 /**
  * @typedef {{row: number, col: number, kind: string, name?: string, continent?: string, order?: string,

@@ -6,7 +6,7 @@ import { h } from '../ui/dom.js';
 import { t } from '../ui/i18n.js';
 import { enumOf, segmented } from '../ui/widgets.js';
 
-/** @typedef {import('../sync/api.js').Spec} Spec */
+/** @typedef {import('../sync/http.js').Spec} Spec */
 /** @typedef {import('./forms.js').FormContext} FormContext */
 /** @typedef {{species: string, guests: number}} Floor */
 /** @typedef {{hotel: string, floors: Floor[]}} Board */

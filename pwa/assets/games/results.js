@@ -7,14 +7,14 @@
 // `sources`), so no screen re-implements a rule.
 
 import { h } from '../ui/dom.js';
-import { language, list, number, plural, t } from '../ui/i18n.js';
+import { language, list, number, ordinal, plural, t } from '../ui/i18n.js';
 import { enumOf, labelOf } from '../ui/widgets.js';
 import { openSheet } from '../ui/sheet.js';
 import { boardField, loadForm, unitOf } from './forms.js';
-import { ordinal } from '../history/historyui.js';
+import { breakdownRows, capitalize } from './breakdown.js';
 
-/** @typedef {import('../sync/api.js').Spec} Spec */
-/** @typedef {import('../sync/api.js').Result} Result */
+/** @typedef {import('../sync/http.js').Spec} Spec */
+/** @typedef {import('../sync/http.js').Result} Result */
 
 /**
  * renderResults draws a scored table.
@@ -110,52 +110,6 @@ function soloPanel(spec, rating) {
 }
 
 /**
- * @typedef {{kind: 'points' | 'total' | 'tiebreak', label: string,
- *   cells: {text: string, line?: {key: string, label: string, points?: number, value?: number, sources?: Source[]}}[]}} BreakdownRow
- * a row of the breakdown: its label, and a cell per player (with the
- * engine's line or tiebreak it shows, when there is one)
- */
-
-/**
- * breakdownRows are the rows of the breakdown: each category's points per
- * player, the total, then the tiebreak values (none in a solo game: nobody
- * to tie with). The results screen and the result card show these same
- * rows; there are none when a game has a single category and no tiebreak.
- * @param {Spec} spec
- * @param {Result} res
- * @returns {BreakdownRow[]}
- */
-export function breakdownRows(spec, res) {
-  /** @type {{key: string, label: string}[]} */
-  const cats = spec.breakdown.map((b) => ({ key: b.id, label: b.label }));
-  for (const r of res.results) for (const l of r.breakdown) if (!cats.some((c) => c.key === l.key)) cats.push(l);
-  /** @type {{key: string, label: string}[]} */
-  const tbs = spec.tiebreaks.map((b) => ({ key: b.id, label: b.label }));
-  for (const r of res.results) for (const tb of r.tiebreaks) if (!tbs.some((c) => c.key === tb.key)) tbs.push(tb);
-  if (res.results.length < 2) tbs.length = 0;
-  if (cats.length <= 1 && tbs.length === 0) return [];
-  return [
-    ...cats.map((c) => ({
-      kind: /** @type {const} */ ('points'),
-      label: c.label,
-      cells: res.results.map((r) => {
-        const line = r.breakdown.find((l) => l.key === c.key);
-        return { text: String(line?.points ?? 0), line };
-      }),
-    })),
-    { kind: /** @type {const} */ ('total'), label: t('ui.results.total'), cells: res.results.map((r) => ({ text: String(r.total) })) },
-    ...tbs.map((tb) => ({
-      kind: /** @type {const} */ ('tiebreak'),
-      label: capitalize(tb.label),
-      cells: res.results.map((r) => {
-        const line = r.tiebreaks.find((x) => x.key === tb.key);
-        return { text: String(line?.value ?? '–'), line };
-      }),
-    })),
-  ];
-}
-
-/**
  * breakdownTable lists each category's points per player, then the
  * tiebreak values.
  * @param {Spec} spec
@@ -200,7 +154,7 @@ function breakdownTable(spec, res, entry) {
       ? h('p', { class: 'hint' }, t('ui.results.tapNumber')) : null);
 }
 
-/** @typedef {{pointer: string, points?: number, label?: string}} Source */
+/** @typedef {import('./breakdown.js').Source} Source */
 
 /**
  * explain opens "why this score" for one line of one player: their board,
@@ -309,9 +263,4 @@ export function tieSentence(spec, res) {
   }
   const names = list(level.map((r) => r.name));
   return winners.length > 1 ? t('ui.results.levelShare', { names, top, unit }) : t('ui.results.level', { names, top, unit });
-}
-
-/** @param {string} s */
-function capitalize(s) {
-  return s.charAt(0).toUpperCase() + s.slice(1);
 }

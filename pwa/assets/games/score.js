@@ -8,33 +8,38 @@
 
 import { h, replace } from '../ui/dom.js';
 import { list, t } from '../ui/i18n.js';
-import { ApiError, currentGroup, getGame, loadEntry, saveEntry, scoreGame } from '../sync/api.js';
+import { ApiError } from '../sync/http.js';
+import { currentGroup, loadEntry, saveEntry } from '../sync/kept.js';
+import { getGame, scoreGame } from '../sync/games.js';
 import { playerOf } from '../ui/problems.js';
 import { renderResults } from './results.js';
 import { openSheet } from '../ui/sheet.js';
 import { boardRequest, loadForm } from './forms.js';
 import { boardSet, playerName, scoreRequest } from './boardset.js';
-import { keepInHistory } from '../history/logplay.js';
-import { knownPlayers } from '../history/historyui.js';
-import { navigate } from '../history/history.js';
+import { knownPlayers } from '../sync/history.js';
+import { navigate } from '../router.js';
 
-/** @typedef {import('../sync/api.js').Spec} Spec */
-/** @typedef {import('../sync/api.js').Entry} Entry */
+/** @typedef {import('../sync/http.js').Spec} Spec */
+/** @typedef {import('../sync/kept.js').Entry} Entry */
 /** @typedef {import('./forms.js').BoardForm} BoardForm */
+/** @typedef {(spec: Spec, entry: Entry) => HTMLElement} KeepInHistory */
 
 /**
  * scoreScreen draws the board entry ("edit") or results view of a game.
  * @param {HTMLElement} root
  * @param {string} game
  * @param {'edit' | 'results'} view
+ * @param {KeepInHistory} keep the results' way into the group's history
+ *   (history/logplay.js's keepInHistory, handed in by the app: games/ sits
+ *   below history/ and imports none of it)
  * @returns {Promise<() => void>} cleanup
  */
-export async function scoreScreen(root, game, view) {
+export async function scoreScreen(root, game, view, keep) {
   const spec = await getGame(game);
   const form = await loadForm(spec);
   const entry = loadEntry(spec.id) ?? newEntry(spec, form);
   fitEntry(entry, spec, form);
-  if (view === 'results') return resultsView(root, spec, form, entry);
+  if (view === 'results') return resultsView(root, spec, form, entry, keep);
   return editView(root, spec, form, entry);
 }
 
@@ -143,8 +148,9 @@ function confirmSheet(host, title, body, yes, action) {
  * @param {Spec} spec
  * @param {BoardForm} form
  * @param {Entry} entry
+ * @param {KeepInHistory} keep
  */
-async function resultsView(root, spec, form, entry) {
+async function resultsView(root, spec, form, entry, keep) {
   const body = h('div', { class: 'results-body', 'aria-busy': 'true' }, h('p', { class: 'muted' }, t('ui.score.addingUp')));
   replace(root,
     h('header', { class: 'topbar' },
@@ -158,7 +164,7 @@ async function resultsView(root, spec, form, entry) {
     replace(body, renderResults(spec, res, entry, res.complete ? {
       actions: [
         h('a', { class: 'btn', href: `/score/${spec.id}` }, t('ui.score.editBoards')),
-        entry.kept ? keptButton(entry) : keepInHistory(spec, entry),
+        entry.kept ? keptButton(entry) : keep(spec, entry),
         rematchButton(root, spec, entry.players.map((p) => p.name), entry.variants),
         h('a', { class: 'btn btn-quiet', href: '/' }, t('ui.score.anotherGame'))],
       share: { when: new Date() },

@@ -9,7 +9,7 @@ import { h, uid } from '../ui/dom.js';
 import { t } from '../ui/i18n.js';
 import { field } from '../ui/widgets.js';
 
-/** @typedef {import('../sync/api.js').Spec} Spec */
+/** @typedef {import('../sync/http.js').Spec} Spec */
 /** @typedef {import('./forms.js').FormContext} FormContext */
 /** @typedef {{id: string, label: string, min: number, max: number, step: number}} TotalSpec */
 

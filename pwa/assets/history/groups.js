@@ -10,15 +10,15 @@
 
 import { h, replace } from '../ui/dom.js';
 import { t } from '../ui/i18n.js';
-import {
-  ApiError, DEFAULT_GROUP, createGroup, currentGroup, forgetGroup, getGroup, groupId, groupPath, importGroup, knownGroups,
-  rememberGroup, setCurrentGroup,
-} from '../sync/api.js';
+import { ApiError } from '../sync/http.js';
+import { DEFAULT_GROUP, currentGroup, forgetGroup, groupId, knownGroups, rememberGroup, setCurrentGroup } from '../sync/kept.js';
+import { createGroup, getGroup, groupPath, importGroup } from '../sync/history.js';
 import { openSheet } from '../ui/sheet.js';
 import { topbar } from './historyui.js';
-import { groupTitle, nameOfGroup, navigate } from './history.js';
+import { groupTitle, nameOfGroup } from './grouplink.js';
+import { navigate } from '../router.js';
 
-/** @typedef {import('../sync/api.js').Group} Group */
+/** @typedef {import('../sync/history.js').Group} Group */
 
 /**
  * groupsScreen lists the groups kept on this phone, the current one

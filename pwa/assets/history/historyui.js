@@ -1,29 +1,18 @@
 // historyui.js: what the history screens share: their top bar with the
 // current group, dates and figures written for people, the list of plays,
 // a confirmation sheet, what to show when the group is not on this
-// server, the group's known players offered as one-tap name chips (on
-// every screen that asks for names), and a note with an Undo button.
+// server, and a note with an Undo button.
 
 import { h, replace } from '../ui/dom.js';
-import { date, number, ordinal as nth, t } from '../ui/i18n.js';
-import {
-  ApiError, DEFAULT_GROUP, copyOf, currentGroup, groupName, groupPath, keepCopy, listGames, request, setCurrentGroup, unreachable,
-} from '../sync/api.js';
-import { groupLink } from './history.js';
+import { date, number, ordinal, t } from '../ui/i18n.js';
+import { ApiError } from '../sync/http.js';
+import { DEFAULT_GROUP, currentGroup, groupName, setCurrentGroup } from '../sync/kept.js';
+import { listGames } from '../sync/games.js';
+import { groupLink } from './grouplink.js';
 import { openSheet } from '../ui/sheet.js';
 
-/** @typedef {import('../sync/api.js').PlaySummary} PlaySummary */
-/** @typedef {import('../sync/api.js').GameInfo} GameInfo */
-
-/**
- * ordinal writes a rank: 1st, 2nd, 3rd, 4th. It sits with the other
- * figures written for people, so the home screen's group link does not
- * load the results screen.
- * @param {number} n
- */
-export function ordinal(n) {
-  return nth(n);
-}
+/** @typedef {import('../sync/history.js').PlaySummary} PlaySummary */
+/** @typedef {import('../sync/http.js').GameInfo} GameInfo */
 
 /** MIN_RATED_PLAYS is how many plays with others a rating needs (the server's MinRatedPlays). */
 export const MIN_RATED_PLAYS = 3;
@@ -208,81 +197,6 @@ function groupTrouble(root, err) {
           on: { click: () => { setCurrentGroup({ id: DEFAULT_GROUP, name: '' }); window.dispatchEvent(new Event('route')); } },
         }, t('ui.group.useDefault')))));
   return true;
-}
-
-/**
- * foldName is a name as the server matches players: case and spacing do
- * not count.
- * @param {string} name
- */
-export function foldName(name) {
-  return String(name ?? '').toLowerCase().replace(/\s+/g, ' ').trim();
-}
-
-/**
- * knownPlayers lists the names of a group's players, whoever played last
- * first (then by name). Without the server it is the last copy this phone
- * saw, and with none, no names: the form works the same, names are typed.
- * A copy is used quietly here: the screen itself does not come from it.
- * A group the server does not know is an error (404).
- * @param {string} group
- * @returns {Promise<string[]>}
- */
-export async function knownPlayers(group) {
-  const path = groupPath(group, '/players');
-  /** @type {{players: {name: string, lastPlayedAt?: string | null}[]} | null} */
-  let list = null;
-  try {
-    list = await request('GET', path);
-    keepCopy(path, list);
-  } catch (err) {
-    if (!unreachable(err)) throw err;
-    list = copyOf(path)?.data ?? null;
-  }
-  const players = Array.isArray(list?.players) ? [...list.players] : [];
-  players.sort((a, b) => String(b.lastPlayedAt ?? '').localeCompare(String(a.lastPlayedAt ?? '')));
-  return players.map((p) => p.name);
-}
-
-/** How many names a row of chips offers; the rest are typed (the field suggests them). */
-const maxChips = 8;
-
-/**
- * @typedef {Object} NameChips
- * @property {HTMLElement} el the row of chips, hidden while it offers none
- * @property {() => void} refresh redraws the chips after a name changed
- */
-
-/**
- * nameChips offers the group's players as one-tap buttons, most recent
- * first. A name in use elsewhere on the form is not offered; the name the
- * field holds shows pressed, and a tap on it takes it back.
- * @param {{names: Promise<string[]> | string[], label: string, current: () => string[],
- *   others?: () => string[], pick: (name: string) => void, unpick: (name: string) => void}} o
- *   current: the names this row fills in (pressed); others: names taken elsewhere
- * @returns {NameChips}
- */
-export function nameChips(o) {
-  /** @type {string[]} */ let names = [];
-  const el = h('div', { class: 'name-chips', role: 'group', 'aria-label': o.label, hidden: true });
-  const refresh = () => {
-    const mine = new Set(o.current().map(foldName));
-    const taken = new Set((o.others?.() ?? []).map(foldName));
-    const offered = names.filter((n) => !taken.has(foldName(n)) || mine.has(foldName(n))).slice(0, maxChips);
-    replace(el, offered.map((n) => {
-      const on = mine.has(foldName(n));
-      return h('button', {
-        type: 'button', class: 'name-chip', 'aria-pressed': String(on), dataset: { name: n },
-        on: { click: () => (on ? o.unpick(n) : o.pick(n)) },
-      }, n);
-    }));
-    el.hidden = offered.length === 0;
-  };
-  Promise.resolve(o.names).then((list) => {
-    names = list;
-    refresh();
-  }, () => { /* no names to offer: they are typed */ });
-  return { el, refresh };
 }
 
 /** @type {{el: HTMLElement, timer: number} | null} the note showing */

@@ -9,13 +9,15 @@
 
 import { h, replace } from '../ui/dom.js';
 import { plural, t } from '../ui/i18n.js';
-import { ApiError, getLeaderboard, listGames, listPlays } from '../sync/api.js';
-import { currentGroup } from '../sync/api.js';
-import { navigate } from './history.js';
+import { ApiError } from '../sync/http.js';
+import { getLeaderboard, listPlays } from '../sync/history.js';
+import { listGames } from '../sync/games.js';
+import { currentGroup } from '../sync/kept.js';
+import { navigate } from '../router.js';
 import { MIN_RATED_PLAYS, decimal, inGroup, percent, shortName, topbar } from './historyui.js';
 
-/** @typedef {import('../sync/api.js').LeaderboardEntry} LeaderboardEntry */
-/** @typedef {import('../sync/api.js').GameInfo} GameInfo */
+/** @typedef {import('../sync/history.js').LeaderboardEntry} LeaderboardEntry */
+/** @typedef {import('../sync/http.js').GameInfo} GameInfo */
 
 /** How many of the newest plays say which game a group plays most. */
 const recentPlays = 100;

@@ -10,19 +10,22 @@
 
 import { h, replace, uid } from '../ui/dom.js';
 import { t } from '../ui/i18n.js';
-import {
-  ApiError, currentGroup, editPlay, getGame, getPlay, listGames, logPlay, markKept, register, unmarkKept,
-  getLocal as get, putLocal as put, removeLocal as remove,
-} from '../sync/api.js';
-import { navigate } from './history.js';
+import { ApiError } from '../sync/http.js';
+import { currentGroup, markKept, unmarkKept } from '../sync/kept.js';
+import { editPlay, getPlay, logPlay } from '../sync/history.js';
+import { getGame, listGames } from '../sync/games.js';
+import { register } from '../sync/outbox.js';
+import { getLocal as get, putLocal as put, removeLocal as remove } from '../sync/local.js';
+import { navigate } from '../router.js';
 import { field, segmented } from '../ui/widgets.js';
 import { boardRequest, loadForm } from '../games/forms.js';
 import { boardSet } from '../games/boardset.js';
-import { inGroup, knownPlayers, shortName, topbar } from './historyui.js';
+import { inGroup, shortName, topbar } from './historyui.js';
+import { knownPlayers } from '../sync/history.js';
 import { notesFields, notesOf, notesRequest } from './playnotes.js';
 import { playerName } from '../games/boardset.js';
 
-/** @typedef {import('../sync/api.js').Spec} Spec */
+/** @typedef {import('../sync/http.js').Spec} Spec */
 /** @typedef {import('../games/forms.js').BoardForm} BoardForm */
 /**
  * @typedef {{
@@ -107,8 +110,8 @@ register('logPlay', {
  * sendPlay saves a play and opens it. When the server has not answered
  * within a moment, the play stays in the outbox, which logs it (once) when
  * the server is back, and the history opens with a note saying so.
- * @param {Promise<import('../sync/api.js').Play>} sent
- * @param {(play: import('../sync/api.js').Play) => void} done
+ * @param {Promise<import('../sync/history.js').Play>} sent
+ * @param {(play: import('../sync/history.js').Play) => void} done
  */
 async function afterSave(sent, done) {
   /** @type {any} */
@@ -266,10 +269,10 @@ function fitState(state, spec, form) {
  * @param {BoardForm} form
  * @param {Draft} state
  * @param {Original | null} original
- * @returns {import('../sync/api.js').PlayRequest}
+ * @returns {import('../sync/history.js').PlayRequest}
  */
 export function requestOf(spec, form, state, original) {
-  /** @type {import('../sync/api.js').PlayRequest} */
+  /** @type {import('../sync/history.js').PlayRequest} */
   const req = {
     game: spec.id,
     variants: { ...state.variants },
@@ -290,7 +293,7 @@ export function requestOf(spec, form, state, original) {
 /**
  * @typedef {{
  *   spec: Spec, form: BoardForm, state: Draft, names: Promise<string[]> | string[], original: Original | null,
- *   saveLabel: string, persist: () => void, save: (req: import('../sync/api.js').PlayRequest) => Promise<void>,
+ *   saveLabel: string, persist: () => void, save: (req: import('../sync/history.js').PlayRequest) => Promise<void>,
  * }} EditorOptions
  */
 

@@ -6,13 +6,16 @@
 
 import { h, replace } from '../ui/dom.js';
 import { plural, t } from '../ui/i18n.js';
-import { ApiError, currentGroup, deletingPlays, getPlayer, groupPlayers, listGames, mergePlayer, playerRatings, renamePlayer } from '../sync/api.js';
-import { navigate } from './history.js';
+import { ApiError } from '../sync/http.js';
+import { currentGroup } from '../sync/kept.js';
+import { deletingPlays, getPlayer, groupPlayers, mergePlayer, playerRatings, renamePlayer } from '../sync/history.js';
+import { listGames } from '../sync/games.js';
+import { navigate } from '../router.js';
 import { openSheet } from '../ui/sheet.js';
 import { ratingChart, scoreHistogram } from '../ui/charts.js';
 import { MIN_RATED_PLAYS, dayDate, decimal, gamesById, inGroup, percent, playItems, shortName, topbar } from './historyui.js';
 
-/** @typedef {import('../sync/api.js').PlayerGame} PlayerGame */
+/** @typedef {import('../sync/history.js').PlayerGame} PlayerGame */
 
 /**
  * playerScreen draws a player's page.
@@ -144,7 +147,7 @@ function gameSection(g, who, gameName, group, id) {
  * @param {string} id the player's
  */
 function ratingPager(g, who, group, id) {
-  /** @type {{points: import('../sync/api.js').RatingPoint[], next: string | null}[]} */
+  /** @type {{points: import('../sync/history.js').RatingPoint[], next: string | null}[]} */
   const pages = [{ points: g.ratingHistory, next: g.ratingHistoryNext }];
   let at = 0;
   const problem = h('p', { class: 'msg msg-error', role: 'alert', hidden: true });

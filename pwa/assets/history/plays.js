@@ -3,12 +3,14 @@
 
 import { h, replace } from '../ui/dom.js';
 import { t } from '../ui/i18n.js';
-import {
-  ApiError, currentGroup, deletePlay, deletingPlays, editPlay, getGame, getPlay, groupPlayers, listGames, listPlays, newKey, withdraw,
-} from '../sync/api.js';
+import { ApiError } from '../sync/http.js';
+import { currentGroup } from '../sync/kept.js';
+import { deletePlay, deletingPlays, editPlay, getPlay, groupPlayers, listPlays } from '../sync/history.js';
+import { getGame, listGames } from '../sync/games.js';
+import { newKey, withdraw } from '../sync/outbox.js';
 import { clearProblems, markProblems } from '../ui/problems.js';
 import { bgStatsLink, maxLocation, notesFields, notesOf, notesRequest } from './playnotes.js';
-import { navigate } from './history.js';
+import { navigate } from '../router.js';
 import { renderResults } from '../games/results.js';
 import { rematchButton } from '../games/score.js';
 import { labelOf } from '../ui/widgets.js';
@@ -16,8 +18,8 @@ import {
   confirmSheet, dayDate, duration, gamesById, inGroup, longDate, playItems, topbar, undoToast,
 } from './historyui.js';
 
-/** @typedef {import('../sync/api.js').Play} Play */
-/** @typedef {import('../sync/api.js').Result} Result */
+/** @typedef {import('../sync/history.js').Play} Play */
+/** @typedef {import('../sync/http.js').Result} Result */
 
 /** How many plays a page of the history holds. */
 const pageSize = 20;
@@ -242,7 +244,7 @@ function notesPanel(group, play) {
       clearProblems(form);
       msg.hidden = true;
       saveBtn.disabled = true;
-      /** @type {import('../sync/api.js').PlayRequest} */
+      /** @type {import('../sync/history.js').PlayRequest} */
       const req = {
         game: play.game, variants: { ...(play.variants ?? {}) }, finishedAt: play.finishedAt,
         players: play.results.map((r) => ({ name: r.player, board: r.board })),

@@ -5,14 +5,15 @@
 // hotels, honey, piles and the log. Everything shown comes from there.
 
 import { h, replace } from '../ui/dom.js';
-import { ApiError, addMove, undoMove } from '../sync/api.js';
+import { ApiError } from '../sync/http.js';
+import { addMove, undoMove } from '../sync/tables.js';
 import { enumOf, labelOf, segmented } from '../ui/widgets.js';
 import { openSheet } from '../ui/sheet.js';
 import { language, plural, t } from '../ui/i18n.js';
 
-/** @typedef {import('../sync/api.js').Spec} Spec */
-/** @typedef {import('../sync/api.js').Table} Table */
-/** @typedef {import('../sync/api.js').HotelState} HotelState */
+/** @typedef {import('../sync/http.js').Spec} Spec */
+/** @typedef {import('../sync/tables.js').Table} Table */
+/** @typedef {import('../sync/tables.js').HotelState} HotelState */
 
 const floorCount = 3;
 const rooms = 2;

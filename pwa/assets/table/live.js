@@ -9,11 +9,12 @@
 // that says the standings are live hears when they are not (onLink).
 
 import { h } from '../ui/dom.js';
-import { ApiError, keepTable, request, tablePath } from '../sync/api.js';
-import { kick } from '../sync/api.js';
+import { ApiError, request } from '../sync/http.js';
+import { keepTable, tablePath } from '../sync/tables.js';
+import { kick } from '../sync/outbox.js';
 import { t } from '../ui/i18n.js';
 
-/** @typedef {import('../sync/api.js').Table} Table */
+/** @typedef {import('../sync/tables.js').Table} Table */
 
 /** The longest wait between two attempts when EventSource gave up. */
 const maxRetry = 15000;

@@ -10,9 +10,9 @@
 //                        the results once the table is finished
 //   /t/CODE/seats/N      the host fills in seat N (one phone passed around)
 //
-// Tokens are kept per table in localStorage (sync/api.js), so a reload keeps
+// Tokens are kept per table in localStorage (sync/kept.js), so a reload keeps
 // the host screen or the seat. Every write goes through the outbox
-// (in sync/api.js): a seat's board is kept on the phone as it is typed and
+// (sync/outbox.js): a seat's board is kept on the phone as it is typed and
 // sent until the server has it; the seat's phone reports what it still
 // holds, so the host sees it and finishing waits for it.
 
@@ -37,15 +37,14 @@ function waitNote(show) {
 }
 
 import { h, replace } from '../ui/dom.js';
-import {
-  ApiError, claimSeat, createTable, finishTable, getGame, getTable, joinTable, keepTable, listGames, pendingBoard, putBoard,
-  reportSync, tablePath,
-} from '../sync/api.js';
-import { loadTableAuth, saveTableAuth } from '../sync/api.js';
-import { kick, register, subscribeOutbox } from '../sync/api.js';
+import { ApiError } from '../sync/http.js';
+import { claimSeat, createTable, finishTable, getTable, joinTable, keepTable, pendingBoard, putBoard, reportSync, tablePath } from '../sync/tables.js';
+import { getGame, listGames } from '../sync/games.js';
+import { loadTableAuth, saveTableAuth } from '../sync/kept.js';
+import { kick, register, subscribeOutbox } from '../sync/outbox.js';
 import { engineReady, whenEngineReady } from '../engine/engine.js';
 import { age, keepShowing } from '../ui/dom.js';
-import { navigate } from '../history/history.js';
+import { navigate } from '../router.js';
 import { clearProblems, concerns, markProblems, playerOf } from '../ui/problems.js';
 import { segmented, text, toggle } from '../ui/widgets.js';
 import { boardField, boardRequest, loadForm, unitOf } from '../games/forms.js';
@@ -54,15 +53,16 @@ import { rematchButton } from '../games/score.js';
 import { watchTable } from './live.js';
 import { openSheet } from '../ui/sheet.js';
 import { hotelPanel, hotelPhase } from './hotel.js';
-import { foldName, knownPlayers, nameChips, ordinal } from '../history/historyui.js';
-import { currentGroup } from '../sync/api.js';
-import { list, plural, t } from '../ui/i18n.js';
+import { foldName, nameChips } from '../ui/names.js';
+import { knownPlayers } from '../sync/history.js';
+import { currentGroup } from '../sync/kept.js';
+import { list, ordinal, plural, t } from '../ui/i18n.js';
 
-/** @typedef {import('../sync/api.js').Spec} Spec */
-/** @typedef {import('../sync/api.js').Table} Table */
-/** @typedef {import('../sync/api.js').FieldError} FieldError */
+/** @typedef {import('../sync/http.js').Spec} Spec */
+/** @typedef {import('../sync/tables.js').Table} Table */
+/** @typedef {import('../sync/http.js').FieldError} FieldError */
 /** @typedef {import('../games/forms.js').BoardForm} BoardForm */
-/** @typedef {import('../sync/api.js').TableAuth} TableAuth */
+/** @typedef {import('../sync/kept.js').TableAuth} TableAuth */
 
 /** How long typing must pause before a board is saved. */
 const saveDelay = 300;
@@ -507,7 +507,7 @@ function hostView({ root, spec, code, table: first, auth }) {
 
   /**
    * seatRow is one seat: rank, name, whether someone holds it, total.
-   * @param {import('../sync/api.js').Seat} s
+   * @param {import('../sync/tables.js').Seat} s
    * @param {number} i
    * @param {string} phase
    */
@@ -700,7 +700,7 @@ function syncWords(sync) {
 
 /**
  * syncNote is a seat row's note on its phone, when it holds unsent changes.
- * @param {import('../sync/api.js').Seat} s
+ * @param {import('../sync/tables.js').Seat} s
  */
 function syncNote(s) {
   const sync = /** @type {any} */ (s).sync;
@@ -934,7 +934,7 @@ function seatView({ root, spec, code, table: first }, form, seat, token, host) {
     ? (hotelGame ? 'ui.table.theirHotel' : 'ui.table.theirBoard')
     : (hotelGame ? 'ui.table.yourHotel' : 'ui.table.yourBoard'), { name: nameOf() });
   const heading = h('h1', {}, headingText());
-  /** @type {import('../sync/api.js').Result | null} standings with this phone's board, from the engine */
+  /** @type {import('../sync/http.js').Result | null} standings with this phone's board, from the engine */
   let local = null;
   /** counts rescoreHere's calls: only the newest one's answer is shown */
   let localSeq = 0;

@@ -1,9 +1,9 @@
 // dom.js: a tiny element builder, so screens read as a tree of calls
 // instead of string templates (the CSP forbids inline handlers anyway);
 // and the sync indicator every screen carries, built with it (one module,
-// as the home screen loads both).
+// as the home screen loads both). The indicator is handed the outbox by
+// app.js, so ui/ imports nothing of sync/.
 
-import { dismissRefused, opLabel, subscribeOutbox } from '../sync/api.js';
 import { LANGUAGES, LANGUAGE_NAMES, language, setLanguage, t } from './i18n.js';
 
 /**
@@ -127,7 +127,7 @@ export function debounce(fn, ms) {
 // with the age of the oldest change waiting, read from the outbox. What
 // the server refused for good is said here too, with what happened.
 
-/** @typedef {import('../sync/api.js').OutboxState} OutboxState */
+/** @typedef {import('../sync/outbox.js').OutboxState} OutboxState */
 
 /** How long "Saved" stays on screens that do not keep it. */
 const savedFor = 5000;
@@ -179,9 +179,11 @@ export function keepShowing(on) {
 
 /**
  * syncIndicator builds the indicator; app.js places it once, above every screen.
+ * @param {{subscribeOutbox: (fn: (s: OutboxState) => void) => () => void, dismissRefused: () => void,
+ *   opLabel: (op: OutboxState['refused'][number]) => string}} outbox sync/outbox.js's
  * @returns {HTMLElement}
  */
-export function syncIndicator() {
+export function syncIndicator({ subscribeOutbox, dismissRefused, opLabel }) {
   const text = h('span', { class: 'sync-text', dataset: { testid: 'save-state' } });
   const refusedEl = h('div', { class: 'sync-refused', role: 'alert', hidden: true, dataset: { testid: 'refused' } });
   const el = h('div', { class: 'sync-state', role: 'status', 'aria-live': 'polite', hidden: true }, text, refusedEl);

@@ -16,7 +16,7 @@
 
 import { h } from './dom.js';
 
-/** @typedef {import('../sync/api.js').FieldError} FieldError */
+/** @typedef {import('../sync/http.js').FieldError} FieldError */
 
 /**
  * clearProblems removes every mark a previous markProblems made.

@@ -6,7 +6,7 @@
 import { h, uid } from './dom.js';
 import { t } from './i18n.js';
 
-/** @typedef {import('../sync/api.js').Option} Option */
+/** @typedef {import('../sync/http.js').Option} Option */
 
 /**
  * field wraps a control with its label and a slot for messages.
@@ -186,7 +186,7 @@ export function text(o) {
 /**
  * enumOf finds an enumeration in a spec by the first of several names it
  * may go by; [] when the server offers none of them.
- * @param {import('../sync/api.js').Spec} spec
+ * @param {import('../sync/http.js').Spec} spec
  * @param {...string} names
  * @returns {Option[]}
  */
