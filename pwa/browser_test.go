@@ -1038,7 +1038,8 @@ func TestBrowserTableTwoPhones(t *testing.T) {
 
 	// Finishing needs the end of the game: the host is told why not.
 	host.do(chromedp.Click(chromedp.CSS(`a.back`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=finish]`)))
-	host.do(chromedp.Click(chromedp.CSS(`[data-testid=finish]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=finish-problem]`)))
+	host.finishGame()
+	host.do(chromedp.WaitVisible(chromedp.CSS(`[data-testid=finish-problem]`)))
 	if got := host.textNow(`[data-testid=finish-problem]`); !strings.Contains(got, "not over yet") {
 		t.Errorf("refusing to finish, the host screen says %q, want the server's reason", got)
 	}
@@ -1049,7 +1050,8 @@ func TestBrowserTableTwoPhones(t *testing.T) {
 	putBoard(t, base, code, 0, hostToken, fullDisplay(""))
 	putBoard(t, base, code, 1, hostToken, fullDisplay("green"))
 	host.waitTextNow(`[data-testid=seat-total-1]`, "3")
-	host.do(chromedp.Click(chromedp.CSS(`[data-testid=finish]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=total-1]`)))
+	host.finishGame()
+	host.do(chromedp.WaitVisible(chromedp.CSS(`[data-testid=total-1]`)))
 	host.screenshot("table-results")
 	if got := host.textNow(`.standing.winner .who-name`); got != "Ben" {
 		t.Errorf("the winner shown is %q, want Ben", got)

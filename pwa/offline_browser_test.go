@@ -324,7 +324,8 @@ func TestBrowserServerOutage(t *testing.T) {
 	host.waitTextNow(`[data-testid=seat-total-1]`, "4")
 	host.waitTextHas(`[data-testid=sync-1]`, "saved")
 
-	host.do(chromedp.Click(chromedp.CSS(`[data-testid=finish]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=total-1]`)))
+	host.finishGame()
+	host.do(chromedp.WaitVisible(chromedp.CSS(`[data-testid=total-1]`)))
 	if got := host.textNow(`[data-testid=total-1]`); got != "4" {
 		t.Errorf("the finished play has Ben at %q, want 4 with the edit made during the outage", got)
 	}
@@ -345,7 +346,8 @@ func TestBrowserFinishWaitsForUnsent(t *testing.T) {
 	host.waitTextHas(`[data-testid=sync-1]`, "not sent yet")
 	host.screenshot("host-seat-unsent")
 
-	host.do(chromedp.Click(chromedp.CSS(`[data-testid=finish]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=unsent-sheet]`)))
+	host.finishGame()
+	host.do(chromedp.WaitVisible(chromedp.CSS(`[data-testid=unsent-sheet]`)))
 	if got := host.textNow(`dialog.sheet[open]`); !strings.Contains(got, "Ben") {
 		t.Errorf("the finish warning reads %q, want it to name Ben", got)
 	}

@@ -81,6 +81,17 @@ function progress(b, spec) {
 }
 
 /**
+ * short says whether the display still lacks cards: the game ends when
+ * every display is full.
+ * @param {Board} b
+ * @param {Spec} spec
+ */
+function short(b, spec) {
+  const { rows, cols } = size(spec);
+  return (b?.grid ?? []).flat().filter(Boolean).length < rows * cols;
+}
+
+/**
  * complete says whether a card can go on the board as it is.
  * @param {Card} k
  */
@@ -467,4 +478,4 @@ function render(ctx) {
         onChange: (v) => { board.toolBonusesForTokens = v; ctx.changed(); } })));
 }
 
-export default { emptyBoard, render, progress };
+export default { emptyBoard, render, progress, short };

@@ -410,7 +410,7 @@ function hostView({ root, spec, code, table: first, auth }) {
   const finishBanner = h('div', { class: 'banner', role: 'alert', hidden: true, dataset: { testid: 'finish-problem' } });
   const summary = h('p', { class: 'live-state' });
   const finishBtn = /** @type {HTMLButtonElement} */ (h('button', {
-    type: 'button', class: 'btn btn-primary', dataset: { testid: 'finish' }, on: { click: () => finish(false) },
+    type: 'button', class: 'btn btn-primary', dataset: { testid: 'finish' }, on: { click: confirmFinish },
   }, t('ui.table.finishGame')));
   const hotel = spec.tracked
     ? hotelPanel({ spec, code, token: hostToken, seat: -1, host: true, sheetHost: root, onTable: apply })
@@ -538,6 +538,27 @@ function hostView({ root, spec, code, table: first, auth }) {
   }
 
   /**
+   * confirmFinish asks before the game is recorded, naming the seats with
+   * nothing entered (a seat at 0 points because nobody entered its board
+   * would go into the history as played). Cancelling records nothing.
+   */
+  function confirmFinish() {
+    const names = table.seats.filter((s) => !entered(s.board)).map((s) => s.name);
+    const s = openSheet({
+      host: root,
+      title: names.length ? plural('ui.table.enteredNothing', names.length, { names: list(names) }) : t('ui.table.finishTitle'),
+      body: h('p', { dataset: { testid: 'finish-confirm' } }, t('ui.table.finishRecords')),
+      actions: [
+        h('button', { type: 'button', class: 'btn', dataset: { testid: 'finish-cancel' }, on: { click: () => s.close() } }, t('ui.common.cancel')),
+        h('button', {
+          type: 'button', class: ['btn', names.length ? 'btn-danger' : 'btn-primary'], dataset: { testid: 'finish-confirm-yes' },
+          on: { click: () => { s.close(); finish(false); } },
+        }, names.length ? t('ui.table.finishAnyway') : t('ui.table.finishGame')),
+      ],
+    });
+  }
+
+  /**
    * finish records the game. While a seat's phone holds changes it has not
    * sent, the server refuses, and the host chooses: wait (the finish then
    * follows by itself) or finish without them.
@@ -567,13 +588,28 @@ function hostView({ root, spec, code, table: first, auth }) {
       const other = err.fields.filter((f) => !table.seats[playerOf(f.pointer)]);
       finishLines = [
         err.fields.length ? t('ui.table.cannotFinish') : capitalize(err.message),
-        ...other.map((f) => capitalize(f.detail))];
+        ...other.map((f) => capitalize(f.detail)),
+        ...(err.fields.length ? [] : await shortBoards())];
       draw();
       finishBanner.scrollIntoView({ block: 'nearest' });
     } finally {
       finishing = false;
       finishBtn.disabled = false;
     }
+  }
+
+  /**
+   * shortBoards names the seats whose boards are not complete yet, as far as
+   * the game's form can tell from one board (an Insectarium display without
+   * its 9 cards), with how far each is: the server's refusal says what the
+   * game needs, this says whose.
+   * @returns {Promise<string[]>}
+   */
+  async function shortBoards() {
+    const form = await loadForm(spec);
+    const short = table.seats.filter((s) => form.short?.(s.board, spec));
+    if (short.length === 0) return [];
+    return [t('ui.table.shortBoards', { boards: list(short.map((s) => t('ui.table.shortBoard', { name: s.name, progress: form.progress?.(s.board, spec) ?? '' }))) })];
   }
 
   /**
@@ -645,6 +681,18 @@ function reserveBar(screen, bar) {
 /**
  * @typedef {{state: 'saved' | 'unsent' | 'silent', unsent: number, unsentSince: string | null, lastSeenAt: string | null}} SeatSync
  */
+
+/**
+ * entered says whether a board holds anything at all: a number other than
+ * 0, a word or a choice. A seat never saved has no board.
+ * @param {any} v
+ * @returns {boolean}
+ */
+function entered(v) {
+  if (Array.isArray(v)) return v.some(entered);
+  if (v && typeof v === 'object') return Object.values(v).some(entered);
+  return v !== null && v !== undefined && v !== 0 && v !== '' && v !== false;
+}
 
 /**
  * anyJoined says whether a player took a seat on their own phone.
