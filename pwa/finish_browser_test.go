@@ -88,3 +88,33 @@ func TestBrowserFinishAsksAndNamesSeats(t *testing.T) {
 	}
 	host.checkConsole()
 }
+
+// TestBrowserNoRanksBeforeBoards (issue 25, item 8): before anyone has
+// entered anything, neither the host's seats nor a board's standings give
+// ranks (everyone was "=1st" at 0 points); the first board entered ranks them.
+func TestBrowserNoRanksBeforeBoards(t *testing.T) {
+	base := startApp(t)
+	host := newBrowser(t, base)
+	code := host.startTable("insectarium", "Ana", "Ben")
+	hostToken, _ := host.stored(code)["hostToken"].(string)
+	host.waitTextNow(`[data-testid=seat-total-1]`, "0")
+	for _, seat := range []string{"0", "1"} {
+		if got := host.textNow(`[data-testid=rank-` + seat + `]`); got != "–" {
+			t.Errorf("with nothing entered seat %s's rank reads %q, want –", seat, got)
+		}
+	}
+	host.screenshot("host-no-ranks")
+	host.do(chromedp.Click(chromedp.CSS(`[data-testid=edit-1]`)), chromedp.WaitVisible(chromedp.CSS(`.mini-standings .cs-rank`)))
+	host.waitTextNow(`[data-testid=standing-1]`, "0")
+	if got, err := chromedp.Run(host.ctx, chromedp.Evaluate[string](`[...document.querySelectorAll('.mini-standings .cs-rank')].map((e) => e.textContent).join(' ')`)); err != nil || got != "– –" {
+		t.Errorf("with nothing entered the board's standings rank %q (%v), want – –", got, err)
+	}
+
+	putBoard(t, base, code, 0, hostToken, partDisplay(1))
+	host.waitTextNow(`[data-testid=standing-0]`, "1")
+	host.waitFor("the board's standings to rank", `[...document.querySelectorAll('.mini-standings .cs-rank')].map((e) => e.textContent).join(' ') === '1st 2nd'`)
+	host.do(chromedp.Click(chromedp.CSS(`a.back`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=rank-0]`)))
+	host.waitTextNow(`[data-testid=rank-0]`, "1st")
+	host.waitTextNow(`[data-testid=rank-1]`, "2nd")
+	host.checkConsole()
+}

@@ -513,13 +513,15 @@ function hostView({ root, spec, code, table: first, auth }) {
    */
   function seatRow(s, i, phase) {
     const r = resultOf(table, i);
+    // Before any board holds anything, everyone would be "=1st".
+    const ranked = !!r && table.seats.some((x) => entered(x.board));
     const errs = table.errors.filter((e) => concerns(e, i));
     const mine = finishFields.filter((e) => playerOf(e.pointer) === i);
     const canEdit = phase !== 'playing';
-    const tied = !!r && (table.standings?.results ?? []).some((o, k) => k !== i && o.rank === r.rank);
+    const tied = ranked && (table.standings?.results ?? []).some((o, k) => k !== i && o.rank === r.rank);
     return h('li', { class: ['seat-row', errs.length && 'has-error', r?.winner && table.standings?.complete && 'winner'], dataset: { seat: i } },
-      h('span', { class: ['rank', tied && 'tied'], 'aria-label': r ? t(tied ? 'ui.table.rankTied' : 'ui.table.rank', { n: r.rank }) : t('ui.table.noRank'), dataset: { testid: `rank-${i}` } },
-        r ? `${tied ? '=' : ''}${ordinal(r.rank)}` : '–'),
+      h('span', { class: ['rank', tied && 'tied'], 'aria-label': ranked ? t(tied ? 'ui.table.rankTied' : 'ui.table.rank', { n: r.rank }) : t('ui.table.noRank'), dataset: { testid: `rank-${i}` } },
+        ranked ? `${tied ? '=' : ''}${ordinal(r.rank)}` : '–'),
       h('span', { class: 'seat-who' },
         h('span', { class: 'seat-name' }, s.name),
         // A seat nobody claimed is the host's to fill in: it is here too.
@@ -1195,10 +1197,12 @@ function seatView({ root, spec, code, table: first }, form, seat, token, host) {
 
   function drawStandings() {
     const st = standings();
+    // Before any board holds anything, everyone would be 1st.
+    const ranked = table.seats.some((s, i) => entered(i === seat ? boardRequest(form, board) : s.board));
     replace(chips, table.seats.map((s, i) => {
       const r = st?.results[i];
       return h('li', { class: ['chip-standing', i === seat && 'me', r?.winner && st?.complete && 'lead'] },
-        h('span', { class: 'cs-rank' }, r ? ordinal(r.rank) : '–'),
+        h('span', { class: 'cs-rank' }, r && ranked ? ordinal(r.rank) : '–'),
         h('span', { class: 'cs-name' }, s.name),
         h('strong', { class: 'cs-total', dataset: { testid: `standing-${i}` } }, r ? String(r.total) : '–'));
     }));
