@@ -18,6 +18,7 @@ import { clearProblems, concerns, markProblems, playerOf } from '../ui/problems.
 import { field, segmented, toggle } from '../ui/widgets.js';
 import { boardField, boardRequest, unitOf } from './forms.js';
 import { nameChips } from '../history/historyui.js';
+import { showSheetTotal } from './totals.js';
 
 /** @typedef {import('../sync/api.js').Spec} Spec */
 /** @typedef {import('../sync/api.js').Result} Result */
@@ -329,6 +330,7 @@ export function boardSet(o) {
       const r = result?.results[i];
       if (tabEl) tabEl.textContent = r ? String(r.total) : '–';
       tablist.querySelector(`#tab-${i}`)?.classList.toggle('stale', stale(i));
+      showSheetTotal(panels.querySelector(`#panel-${i}`), r?.total, stale(i));
     });
     const i = state.active;
     const r = result?.results[i];

@@ -49,6 +49,7 @@ import { navigate } from '../history/history.js';
 import { clearProblems, concerns, markProblems, playerOf } from '../ui/problems.js';
 import { segmented, text, toggle } from '../ui/widgets.js';
 import { boardField, boardRequest, loadForm, unitOf } from '../games/forms.js';
+import { showSheetTotal } from '../games/totals.js';
 import { renderResults } from '../games/results.js';
 import { rematchButton } from '../games/score.js';
 import { watchTable } from './live.js';
@@ -1208,6 +1209,7 @@ function seatView({ root, spec, code, table: first }, form, seat, token, host) {
     }));
     const others = table.errors.filter((e) => !concerns(e, seat));
     const mine = table.errors.filter((e) => concerns(e, seat));
+    showSheetTotal(formSlot, st?.results[seat]?.total, !local && mine.length > 0);
     standingState.textContent = local
       ? (local.complete ? t('ui.table.finalWithYours') : t('ui.table.withYours'))
       : table.standings
