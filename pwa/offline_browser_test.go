@@ -371,3 +371,23 @@ func TestBrowserFinishWaitsForUnsent(t *testing.T) {
 	host.checkConsole()
 	phone.checkConsole()
 }
+
+// TestBrowserSavedClearsYourChange (issue 25, item 4): while a board's
+// change waits on the phone its standings say "final with your change";
+// once the server has acknowledged the save they are the server's again,
+// and the label goes with the change (it stayed more than 12 s under "Saved").
+func TestBrowserSavedClearsYourChange(t *testing.T) {
+	base := startApp(t)
+	_, phone, _ := fullTableWithBen(t, base)
+
+	phone.blockRequests(base + "/api/v1/tables/*/seats/*/board")
+	phone.step("/players/1/board/supply", 2)
+	phone.waitTextHas(`[data-testid=save-state]`, "Not saved yet")
+	phone.waitTextNow(`.standing-state`, "final with your change")
+	phone.blockRequests()
+	phone.waitForUpTo(liveWait+10*time.Second, "the save", `document.querySelector('[data-testid=save-state]')?.textContent.trim() === 'Saved'`)
+	saved := time.Now()
+	phone.waitTextNow(`.standing-state`, "final: the host can finish")
+	t.Logf("the label followed the save after %s", time.Since(saved).Round(100*time.Millisecond))
+	phone.checkConsole()
+}

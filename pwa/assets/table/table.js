@@ -1091,6 +1091,11 @@ function seatView({ root, spec, code, table: first }, form, seat, token, host) {
       if (!pending()) {
         // The last write delivered carried the board as it is now.
         synced = canon(boardRequest(form, board));
+        // The server has the change: its standings are the ones to show
+        // (an engine answer still on its way is dropped), and "with your
+        // change" goes with the change.
+        local = null;
+        localSeq++;
       }
       if (res.version > table.version) {
         table = {
@@ -1098,8 +1103,8 @@ function seatView({ root, spec, code, table: first }, form, seat, token, host) {
           seats: table.seats.map((s, i) => (i === seat ? { ...s, board: boardRequest(form, board) } : s)),
         };
         keepTable(table);
-        afterTable();
       }
+      if (!closed) afterTable();
     }, (err) => {
       if (closed) return;
       if (err instanceof ApiError && err.status === 409) live.refresh();
