@@ -112,9 +112,10 @@ export function boardSet(o) {
   let chipRows = [];
   const banner = h('div', { class: 'banner', role: 'alert', hidden: true });
   const tablist = h('div', { class: 'tabs', role: 'tablist', 'aria-label': t('ui.score.players') });
+  // The tile says what it does in words: a bare "+" was not read as "a player".
   const addBtn = /** @type {HTMLButtonElement} */ (h('button', {
-    type: 'button', class: 'add-player', 'aria-label': t('ui.score.addPlayer'), on: { click: addPlayer },
-  }, '+'));
+    type: 'button', class: 'add-player', dataset: { testid: 'add-player' }, on: { click: addPlayer },
+  }, h('span', { class: 'add-plus', 'aria-hidden': 'true' }, '+'), h('span', { class: 'add-label' }, t('ui.score.addPlayer'))));
   const panels = h('div', { class: 'panels' });
   const liveName = h('span', { class: 'live-name' });
   const liveTotal = h('strong', { class: 'live-total', dataset: { testid: 'live-total' } }, '–');
