@@ -707,8 +707,10 @@ func TestBrowserInsektenhotelErrorsAtFields(t *testing.T) {
 	b.tap(pointer("/players/1/board/hotel"), "blue")
 	errCSS := pointer("/players/1/board/hotel") + ` .msg-error`
 	b.do(chromedp.WaitVisible(chromedp.CSS(errCSS)))
-	if got := b.text(errCSS); !strings.Contains(got, "blue hotel is already") {
-		t.Errorf("the hotel field says %q, want the server's message about the blue hotel", got)
+	// The player who has it is named (issue 25, item 10): "player 1's" at
+	// the player at /players/1 read as that same player.
+	if got := b.text(errCSS); !strings.Contains(got, "blue hotel is already Ana's") {
+		t.Errorf("the hotel field says %q, want the server's message naming Ana as the blue hotel's player", got)
 	}
 	if cls, err := chromedp.Run(b.ctx, chromedp.AttributeValue(chromedp.CSS(`#tab-1`), "class")); err != nil || !strings.Contains(cls.Value, "has-error") {
 		t.Errorf("Ben's tab has class %q (%v), want has-error", cls.Value, err)
