@@ -63,3 +63,45 @@ func TestBrowserOneYellowBanner(t *testing.T) {
 	phone.waitFor("the banners to go", `[...document.querySelectorAll(`+js(yellow)+`)].every((e) => e.getClientRects().length === 0)`)
 	phone.checkConsole()
 }
+
+// continentRoom is, for each continent button of the open tile sheet, its
+// label and the room left between the label's text and the button's
+// edges, on the narrower side, in CSS pixels.
+func (b *browser) continentRoom() map[string]float64 {
+	b.t.Helper()
+	got, err := chromedp.Run(b.ctx, chromedp.Evaluate[map[string]float64](`Object.fromEntries([...document.querySelectorAll('dialog .continent-pick button')].map((btn) => {
+		const r = document.createRange();
+		r.selectNodeContents(btn);
+		const text = r.getBoundingClientRect(), box = btn.getBoundingClientRect();
+		return [btn.textContent.trim(), Math.min(text.left - box.left, box.right - text.right)];
+	}))`))
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return got
+}
+
+// TestBrowserContinentLabelsHaveRoom (issue 25, item 10): at a phone's
+// width "America" filled its continent button edge to edge; every
+// continent's name keeps some room inside its button, in every language.
+func TestBrowserContinentLabelsHaveRoom(t *testing.T) {
+	base := startApp(t)
+	for _, lang := range []string{"en", "de", "es"} {
+		b := newBrowserIn(t, base, lang)
+		b.do(chromedp.Navigate(base+"/score/insecta"), chromedp.WaitVisible(chromedp.CSS(`#panel-0 button.tile[data-row="0"][data-col="0"]`)),
+			chromedp.Click(chromedp.CSS(`#panel-0 button.tile[data-row="0"][data-col="0"]`)),
+			chromedp.WaitVisible(chromedp.CSS(`dialog.sheet[open] .continent-pick button`)))
+		room := b.continentRoom()
+		t.Logf("%s: %v", lang, room)
+		if len(room) != 5 {
+			t.Fatalf("in %s the tile sheet has continent buttons %v, want 5", lang, room)
+		}
+		for label, px := range room {
+			if px < 6 {
+				t.Errorf("in %s %q has %.1f px between its name and its button's edge, want at least 6", lang, label, px)
+			}
+		}
+		b.screenshot("continents-" + lang)
+		b.checkConsole()
+	}
+}
