@@ -161,3 +161,28 @@ func TestBrowserTotalsSheetAgreesWithTheBar(t *testing.T) {
 	b.waitText(`[data-testid=totals-sum]`, "24")
 	b.checkConsole()
 }
+
+// TestBrowserInsectariumSheetWarnsOfSets (issue 25, item 10): an
+// Insectarium totals sheet that claims a Display Tool bonus with fewer
+// display tools than a set is warned at its bonus line, as a full board
+// with too few sets is; enough tools, and the warning goes.
+func TestBrowserInsectariumSheetWarnsOfSets(t *testing.T) {
+	base := startApp(t)
+	b := newBrowser(t, base)
+	b.do(chromedp.Navigate(base+"/score/insectarium"), chromedp.WaitVisible(chromedp.CSS(`button`+pointer("/players/0/board/grid/0/0"))),
+		chromedp.Click(chromedp.CSS(`#panel-0 .shape-pick label[data-value="totals"]`)),
+		chromedp.WaitVisible(chromedp.CSS(pointer("/players/0/board/totals/toolBonus")+` input`)))
+	b.typeTotal(0, "rows", 10)
+	b.typeTotal(0, "toolBonus", 5)
+	b.typeTotal(0, "displayTools", 2)
+	b.waitText(`[data-testid=live-total]`, "15")
+	warn := pointer("/players/0/board/totals/toolBonus") + ` .msg-warning`
+	b.waitFor("the warning at the bonus line", `!!document.querySelector(`+js(warn)+`)`)
+	if got := b.textNow(warn); !strings.Contains(got, "2 display tools make only 0 full sets") {
+		t.Errorf("the bonus line warns %q, want it to say 2 display tools make no full set", got)
+	}
+	b.screenshot("insectarium-sheet-sets")
+	b.typeTotal(0, "displayTools", 3)
+	b.waitFor("the warning to go", `!document.querySelector(`+js(warn)+`)`)
+	b.checkConsole()
+}
