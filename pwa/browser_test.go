@@ -707,8 +707,10 @@ func TestBrowserInsektenhotelErrorsAtFields(t *testing.T) {
 	b.tap(pointer("/players/1/board/hotel"), "blue")
 	errCSS := pointer("/players/1/board/hotel") + ` .msg-error`
 	b.do(chromedp.WaitVisible(chromedp.CSS(errCSS)))
-	if got := b.text(errCSS); !strings.Contains(got, "blue hotel is already") {
-		t.Errorf("the hotel field says %q, want the server's message about the blue hotel", got)
+	// The player who has it is named (issue 25, item 10): "player 1's" at
+	// the player at /players/1 read as that same player.
+	if got := b.text(errCSS); !strings.Contains(got, "blue hotel is already Ana's") {
+		t.Errorf("the hotel field says %q, want the server's message naming Ana as the blue hotel's player", got)
 	}
 	if cls, err := chromedp.Run(b.ctx, chromedp.AttributeValue(chromedp.CSS(`#tab-1`), "class")); err != nil || !strings.Contains(cls.Value, "has-error") {
 		t.Errorf("Ben's tab has class %q (%v), want has-error", cls.Value, err)
@@ -1038,7 +1040,8 @@ func TestBrowserTableTwoPhones(t *testing.T) {
 
 	// Finishing needs the end of the game: the host is told why not.
 	host.do(chromedp.Click(chromedp.CSS(`a.back`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=finish]`)))
-	host.do(chromedp.Click(chromedp.CSS(`[data-testid=finish]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=finish-problem]`)))
+	host.finishGame()
+	host.do(chromedp.WaitVisible(chromedp.CSS(`[data-testid=finish-problem]`)))
 	if got := host.textNow(`[data-testid=finish-problem]`); !strings.Contains(got, "not over yet") {
 		t.Errorf("refusing to finish, the host screen says %q, want the server's reason", got)
 	}
@@ -1049,7 +1052,8 @@ func TestBrowserTableTwoPhones(t *testing.T) {
 	putBoard(t, base, code, 0, hostToken, fullDisplay(""))
 	putBoard(t, base, code, 1, hostToken, fullDisplay("green"))
 	host.waitTextNow(`[data-testid=seat-total-1]`, "3")
-	host.do(chromedp.Click(chromedp.CSS(`[data-testid=finish]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=total-1]`)))
+	host.finishGame()
+	host.do(chromedp.WaitVisible(chromedp.CSS(`[data-testid=total-1]`)))
 	host.screenshot("table-results")
 	if got := host.textNow(`.standing.winner .who-name`); got != "Ben" {
 		t.Errorf("the winner shown is %q, want Ben", got)

@@ -324,7 +324,8 @@ func TestBrowserServerOutage(t *testing.T) {
 	host.waitTextNow(`[data-testid=seat-total-1]`, "4")
 	host.waitTextHas(`[data-testid=sync-1]`, "saved")
 
-	host.do(chromedp.Click(chromedp.CSS(`[data-testid=finish]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=total-1]`)))
+	host.finishGame()
+	host.do(chromedp.WaitVisible(chromedp.CSS(`[data-testid=total-1]`)))
 	if got := host.textNow(`[data-testid=total-1]`); got != "4" {
 		t.Errorf("the finished play has Ben at %q, want 4 with the edit made during the outage", got)
 	}
@@ -345,7 +346,8 @@ func TestBrowserFinishWaitsForUnsent(t *testing.T) {
 	host.waitTextHas(`[data-testid=sync-1]`, "not sent yet")
 	host.screenshot("host-seat-unsent")
 
-	host.do(chromedp.Click(chromedp.CSS(`[data-testid=finish]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=unsent-sheet]`)))
+	host.finishGame()
+	host.do(chromedp.WaitVisible(chromedp.CSS(`[data-testid=unsent-sheet]`)))
 	if got := host.textNow(`dialog.sheet[open]`); !strings.Contains(got, "Ben") {
 		t.Errorf("the finish warning reads %q, want it to name Ben", got)
 	}
@@ -367,5 +369,25 @@ func TestBrowserFinishWaitsForUnsent(t *testing.T) {
 		phone.waitTextNow(`h1`, "Results")
 	}
 	host.checkConsole()
+	phone.checkConsole()
+}
+
+// TestBrowserSavedClearsYourChange (issue 25, item 4): while a board's
+// change waits on the phone its standings say "final with your change";
+// once the server has acknowledged the save they are the server's again,
+// and the label goes with the change (it stayed more than 12 s under "Saved").
+func TestBrowserSavedClearsYourChange(t *testing.T) {
+	base := startApp(t)
+	_, phone, _ := fullTableWithBen(t, base)
+
+	phone.blockRequests(base + "/api/v1/tables/*/seats/*/board")
+	phone.step("/players/1/board/supply", 2)
+	phone.waitTextHas(`[data-testid=save-state]`, "Not saved yet")
+	phone.waitTextNow(`.standing-state`, "final with your change")
+	phone.blockRequests()
+	phone.waitForUpTo(liveWait+10*time.Second, "the save", `document.querySelector('[data-testid=save-state]')?.textContent.trim() === 'Saved'`)
+	saved := time.Now()
+	phone.waitTextNow(`.standing-state`, "final: the host can finish")
+	t.Logf("the label followed the save after %s", time.Since(saved).Round(100*time.Millisecond))
 	phone.checkConsole()
 }

@@ -126,3 +126,63 @@ func TestBrowserWhyThisScore(t *testing.T) {
 	// The tiebreak line of a two-player table names what counted.
 	b.checkConsole()
 }
+
+// TestBrowserTotalsSheetAgreesWithTheBar (issue 25, item 3): with a number
+// the rules refuse on Insecta's totals sheet ("a multiple of 2, not 3"),
+// the sheet's total is not a sum of its own (it read 32 while the bar and
+// the tab said 20): the sheet, the tab and the bar show the same total,
+// faded alike, until the number is put right.
+func TestBrowserTotalsSheetAgreesWithTheBar(t *testing.T) {
+	base := startApp(t)
+	b := newBrowser(t, base)
+	b.do(chromedp.Navigate(base+"/score/insecta"), chromedp.WaitVisible(chromedp.CSS(`#panel-0 button.tile[data-row="0"][data-col="0"]`)))
+	b.useTotals(0)
+	b.typeTotal(0, "track", 15)
+	b.typeTotal(0, "continents", 5)
+	b.waitText(`[data-testid=live-total]`, "20")
+	b.waitText(`[data-testid=totals-sum]`, "20")
+
+	b.typeTotal(0, "favourites", 3)
+	b.waitFor("the refusal of 3 favourite points at its field",
+		`!!document.querySelector('[data-pointer="/players/0/board/totals/favourites"] .msg-error')`)
+	sheet, bar, tab := b.textNow(`[data-testid=totals-sum]`), b.textNow(`[data-testid=live-total]`), b.textNow(`#tab-0 .tab-total`)
+	if sheet != bar || bar != tab {
+		t.Errorf("with a refused number the sheet says Total %s, the bar %s and the tab %s: want one total", sheet, bar, tab)
+	}
+	faded, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`['[data-testid=totals-sum]', '[data-testid=live-total]', '#tab-0']
+		.map((s) => document.querySelector(s).classList.contains('stale')).join()`))
+	if err != nil || faded != "true,true,true" {
+		t.Errorf("sheet, bar and tab faded: %s (%v), want all three", faded, err)
+	}
+	b.screenshot("totals-sheet-refused")
+
+	b.typeTotal(0, "favourites", 4)
+	b.waitText(`[data-testid=live-total]`, "24")
+	b.waitText(`[data-testid=totals-sum]`, "24")
+	b.checkConsole()
+}
+
+// TestBrowserInsectariumSheetWarnsOfSets (issue 25, item 10): an
+// Insectarium totals sheet that claims a Display Tool bonus with fewer
+// display tools than a set is warned at its bonus line, as a full board
+// with too few sets is; enough tools, and the warning goes.
+func TestBrowserInsectariumSheetWarnsOfSets(t *testing.T) {
+	base := startApp(t)
+	b := newBrowser(t, base)
+	b.do(chromedp.Navigate(base+"/score/insectarium"), chromedp.WaitVisible(chromedp.CSS(`button`+pointer("/players/0/board/grid/0/0"))),
+		chromedp.Click(chromedp.CSS(`#panel-0 .shape-pick label[data-value="totals"]`)),
+		chromedp.WaitVisible(chromedp.CSS(pointer("/players/0/board/totals/toolBonus")+` input`)))
+	b.typeTotal(0, "rows", 10)
+	b.typeTotal(0, "toolBonus", 5)
+	b.typeTotal(0, "displayTools", 2)
+	b.waitText(`[data-testid=live-total]`, "15")
+	warn := pointer("/players/0/board/totals/toolBonus") + ` .msg-warning`
+	b.waitFor("the warning at the bonus line", `!!document.querySelector(`+js(warn)+`)`)
+	if got := b.textNow(warn); !strings.Contains(got, "2 display tools make only 0 full sets") {
+		t.Errorf("the bonus line warns %q, want it to say 2 display tools make no full set", got)
+	}
+	b.screenshot("insectarium-sheet-sets")
+	b.typeTotal(0, "displayTools", 3)
+	b.waitFor("the warning to go", `!document.querySelector(`+js(warn)+`)`)
+	b.checkConsole()
+}

@@ -158,6 +158,9 @@ func (insectarium) Evaluate(players []PlayerInput, _ map[string]int) (*Evaluatio
 		if sheets[i] != nil {
 			// Totals are final: the player's display is full.
 			ev.Players[i] = sheets[i].score(boardPointer(i), insectariumLines)
+			if w, ok := insectariumSheetSets(boardPointer(i), sheets[i]); ok {
+				ev.Players[i].Warnings = append(ev.Players[i].Warnings, w)
+			}
 			continue
 		}
 		ev.Players[i] = b.score(boardPointer(i))
@@ -493,6 +496,22 @@ func (b *insectariumBoard) bonusWarning(base string, tools [3]int) (FieldError, 
 	return newFieldError(ptr,
 		"%d Display Tool bonuses are claimed, but the display shows only %d full sets of pin, label and mat; "+
 			"fine if a gear card moved cards, otherwise check the count", taken, sets), true
+}
+
+// insectariumSheetSets warns, as a board's check does, when a totals sheet
+// claims more Display Tool bonuses as points than its display tools can
+// make full sets of (pin, label and mat: three tools a set). A sheet
+// without its display tools cannot tell, and says nothing.
+func insectariumSheetSets(base string, s *totalsSheet) (FieldError, bool) {
+	points, _ := s.get("toolBonus")
+	tools, given := s.get("displayTools")
+	taken := points / insectariumToolSet
+	if !given || taken == 0 || taken <= tools/len(insectariumTools) {
+		return FieldError{}, false
+	}
+	return newFieldError(base+"/"+totalsMember+"/toolBonus",
+		"%d Display Tool bonuses are claimed, but %d display tools make only %d full sets of pin, label and mat; "+
+			"fine if a gear card moved cards, otherwise check the count", taken, tools, tools/len(insectariumTools)), true
 }
 
 // card returns the card at row r, column c, or nil for an empty cell.

@@ -684,6 +684,10 @@ func TestInsectariumTotals(t *testing.T) {
 			boards: []string{board30, `{"totals": {"rows": 30, "displayTools": 2}}`},
 			totals: []int{30, 30}, ranks: []int{2, 1}, winners: []int{1}, complete: true, entered: []string{"board", "totals"},
 			tiebreak: "Ben wins the tie on 30 points: 2 display tools to 1"},
+		{name: "issue 25/Display Tool bonus: a sheet with fewer display tools than a set is warned, as a board is",
+			boards: []string{`{"totals": {"rows": 10, "toolBonus": 5, "displayTools": 2}}`, `{"totals": {"rows": 10, "toolBonus": 10, "displayTools": 6}}`},
+			totals: []int{15, 20}, ranks: []int{2, 1}, winners: []int{1}, complete: true, entered: []string{"totals", "totals"},
+			warnings: []totalsWant{{p0 + "/totals/toolBonus", "1 Display Tool bonuses are claimed, but 2 display tools make only 0 full sets of pin, label and mat"}}},
 		{name: "issue 8/a missing line counts 0, a missing tiebreak 0 with a warning",
 			boards: []string{`{"totals": {"columns": 30}}`, board30},
 			totals: []int{30, 30}, ranks: []int{2, 1}, winners: []int{1}, complete: true, entered: []string{"totals", "board"},
@@ -709,7 +713,9 @@ func TestInsectariumTotals(t *testing.T) {
 		{name: "issue 8/the highest values of the box",
 			boards: []string{`{"totals": {"rows": 81, "columns": 81, "supply": 25, "toolBonus": 50, "displayTools": 27}}`,
 				`{"totals": {"rows": 0, "columns": 0, "supply": 0, "toolBonus": 0, "displayTools": 0}}`},
-			totals: []int{237, 0}, ranks: []int{1, 2}, winners: []int{0}, complete: true, entered: []string{"totals", "totals"}},
+			totals: []int{237, 0}, ranks: []int{1, 2}, winners: []int{0}, complete: true, entered: []string{"totals", "totals"},
+			// 9 cards show at most 27 tools, 9 sets: a tenth bonus needs a gear card.
+			warnings: []totalsWant{{p0 + "/totals/toolBonus", "10 Display Tool bonuses are claimed, but 27 display tools make only 9 full sets"}}},
 
 		{name: "issue 8/values outside a line's range",
 			boards: []string{`{"totals": {"rows": 82, "columns": -1, "supply": 26, "toolBonus": 55, "displayTools": 28}}`},

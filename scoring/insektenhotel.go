@@ -114,7 +114,7 @@ func (insektenhotel) Evaluate(players []PlayerInput, _ map[string]int) (*Evaluat
 		hotelCheckBoard(&verr, base, boards[i])
 		valid[i] = len(verr.Errors) == before
 	}
-	hotelCheckColours(&verr, boards)
+	hotelCheckColours(&verr, players, boards)
 	hotelCheckSupply(&verr, boards)
 	full := hotelCheckFull(&verr, boards, sheets, valid)
 	if err := verr.Err(); err != nil {
@@ -181,20 +181,30 @@ func hotelCheckBoard(verr *ValidationError, base string, b hotelBoard) {
 	}
 }
 
-// hotelCheckColours reports a hotel colour taken twice at the later player:
-// the box holds one hotel of each colour.
-func hotelCheckColours(verr *ValidationError, boards []hotelBoard) {
+// hotelCheckColours reports a hotel colour taken twice at the later player,
+// naming the player who has it: the box holds one hotel of each colour.
+func hotelCheckColours(verr *ValidationError, players []PlayerInput, boards []hotelBoard) {
 	owner := map[string]int{}
 	for i, b := range boards {
 		if hotelIndex(hotelColours, b.Hotel) < 0 {
 			continue
 		}
 		if j, taken := owner[b.Hotel]; taken {
-			verr.Add(fmt.Sprintf("/players/%d/board/hotel", i), "the %s hotel is already player %d's: each player runs a hotel of their own colour", hotelWord(b.Hotel), j+1)
+			verr.Add(fmt.Sprintf("/players/%d/board/hotel", i), "the %s hotel is already %s's: each player runs a hotel of their own colour", hotelWord(b.Hotel), hotelWho(players[j].Name, j))
 			continue
 		}
 		owner[b.Hotel] = i
 	}
+}
+
+// hotelWho names player i for a message: by name, as people at the table
+// call each other, or else by their place counted from 1 (a pointer's
+// index counts from 0, which no player does).
+func hotelWho(name string, i int) any {
+	if n := strings.TrimSpace(name); n != "" {
+		return n
+	}
+	return rules("player %d", i+1)
 }
 
 // hotelCheckSupply reports the floor at which the guests of one species

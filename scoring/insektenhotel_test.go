@@ -176,9 +176,9 @@ func TestInsektenhotelErrors(t *testing.T) {
 			want:    []problem{{"/players/0/board/hotel", `"purple" is not a hotel: choose blue, green, yellow or red`}},
 		},
 		{
-			name:    "Setup: one hotel per colour, the later player is wrong",
+			name:    "Setup: one hotel per colour, the later player is wrong, told whose it is",
 			players: []hotelPlayer{{"Ana", `{"hotel": "red"}`}, {"Ben", `{"hotel": "blue"}`}, {"Cleo", `{"hotel": "red"}`}},
-			want:    []problem{{"/players/2/board/hotel", "the red hotel is already player 1's"}},
+			want:    []problem{{"/players/2/board/hotel", "the red hotel is already Ana's"}},
 		},
 		{
 			name: "a hotel has three floors",
@@ -410,4 +410,19 @@ func TestInsektenhotelBoxLimits(t *testing.T) {
 			want:   "/players/0/board/floors/0/guests",
 			detail: "a floor has 2 rooms, so it holds 0, 1 or 2 guests, not 3"},
 	})
+}
+
+// TestHotelWho names a player by name, and without one by their place
+// counted from 1 (issue 25: "already player 2's" for the player at
+// /players/1 read as the wrong player).
+func TestHotelWho(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		i    int
+		want string
+	}{{"Ana", 0, "Ana"}, {"  Ben ", 1, "Ben"}, {"", 0, "player 1"}, {" ", 2, "player 3"}} {
+		if got := fmt.Sprint(hotelWho(c.name, c.i)); got != c.want {
+			t.Errorf("hotelWho(%q, %d) = %q, want %q", c.name, c.i, got, c.want)
+		}
+	}
 }

@@ -231,7 +231,7 @@ func newHotelState(setup HotelSetup) (*HotelState, error) {
 	for i, seat := range setup.Players {
 		base := fmt.Sprintf("/players/%d", i)
 		hotelCheckSeatName(&verr, base, seat.Name, names, i)
-		hotelCheckSeatHotel(&verr, base, seat, colours, i)
+		hotelCheckSeatHotel(&verr, base, setup.Players, colours, i)
 		p := HotelPlayer{Name: strings.TrimSpace(seat.Name), Hotel: seat.Hotel, Floors: make([]HotelFloor, len(seat.Floors))}
 		for j, sp := range seat.Floors {
 			p.Floors[j] = HotelFloor{Species: sp}
@@ -261,12 +261,13 @@ func hotelCheckSeatName(verr *ValidationError, base, name string, seen map[strin
 
 // hotelCheckSeatHotel wants a hotel of its own colour with three different
 // species, since the tracker places tourists by species.
-func hotelCheckSeatHotel(verr *ValidationError, base string, seat HotelSeat, colours map[string]int, i int) {
+func hotelCheckSeatHotel(verr *ValidationError, base string, seats []HotelSeat, colours map[string]int, i int) {
+	seat := seats[i]
 	switch j, taken := colours[seat.Hotel]; {
 	case hotelIndex(hotelColours, seat.Hotel) < 0:
 		verr.Add(base+"/hotel", "%q is not a hotel: choose %s", seat.Hotel, orList(hotelChoices(hotelColours)))
 	case taken:
-		verr.Add(base+"/hotel", "the %s hotel is already player %d's: each player runs a hotel of their own colour", hotelWord(seat.Hotel), j+1)
+		verr.Add(base+"/hotel", "the %s hotel is already %s's: each player runs a hotel of their own colour", hotelWord(seat.Hotel), hotelWho(seats[j].Name, j))
 	default:
 		colours[seat.Hotel] = i
 	}

@@ -530,7 +530,7 @@ func TestHotelSetupErrors(t *testing.T) {
 				seat("Ana", "blue", "bee", "ant", "fly"), seat("Ben", "blue", "bee", "ant", "fly"), seat("Cleo", "pink", "bee", "ant", "fly"),
 			}},
 			want: []FieldError{
-				{Pointer: "/players/1/hotel", Detail: "the blue hotel is already player 1's: each player runs a hotel of their own colour"},
+				{Pointer: "/players/1/hotel", Detail: "the blue hotel is already Ana's: each player runs a hotel of their own colour"},
 				{Pointer: "/players/2/hotel", Detail: `"pink" is not a hotel: choose blue, green, yellow or red`},
 			},
 		},

@@ -19,6 +19,7 @@ import { clearProblems, concerns, markProblems, playerOf } from '../ui/problems.
 import { field, segmented, toggle } from '../ui/widgets.js';
 import { boardField, boardRequest, unitOf } from './forms.js';
 import { nameChips } from '../ui/names.js';
+import { showSheetTotal } from './totals.js';
 
 /** @typedef {import('../sync/http.js').Spec} Spec */
 /** @typedef {import('../sync/http.js').Result} Result */
@@ -112,9 +113,10 @@ export function boardSet(o) {
   let chipRows = [];
   const banner = h('div', { class: 'banner', role: 'alert', hidden: true });
   const tablist = h('div', { class: 'tabs', role: 'tablist', 'aria-label': t('ui.score.players') });
+  // The tile says what it does in words: a bare "+" was not read as "a player".
   const addBtn = /** @type {HTMLButtonElement} */ (h('button', {
-    type: 'button', class: 'add-player', 'aria-label': t('ui.score.addPlayer'), on: { click: addPlayer },
-  }, '+'));
+    type: 'button', class: 'add-player', dataset: { testid: 'add-player' }, on: { click: addPlayer },
+  }, h('span', { class: 'add-plus', 'aria-hidden': 'true' }, '+'), h('span', { class: 'add-label' }, t('ui.score.addPlayer'))));
   const panels = h('div', { class: 'panels' });
   const liveName = h('span', { class: 'live-name' });
   const liveTotal = h('strong', { class: 'live-total', dataset: { testid: 'live-total' } }, '–');
@@ -330,6 +332,7 @@ export function boardSet(o) {
       const r = result?.results[i];
       if (tabEl) tabEl.textContent = r ? String(r.total) : '–';
       tablist.querySelector(`#tab-${i}`)?.classList.toggle('stale', stale(i));
+      showSheetTotal(panels.querySelector(`#panel-${i}`), r?.total, stale(i));
     });
     const i = state.active;
     const r = result?.results[i];

@@ -29,6 +29,9 @@ import { isTotals, renderTotals, totalsRequest } from './totals.js';
  * @property {(spec: Spec) => any} emptyBoard
  * @property {(ctx: FormContext) => HTMLElement} render
  * @property {(board: any, spec: Spec) => string} [progress] a short "7/9 cards"
+ * @property {(board: any, spec: Spec) => boolean} [short] says whether this board alone
+ *   keeps the game from ending (an Insectarium display without its 9 cards); a game
+ *   whose end no single board decides has none
  * @property {(board: any) => any} [toRequest] the board as sent, when it differs from the form's state
  */
 
@@ -51,6 +54,8 @@ export async function loadForm(game) {
   const form = {
     ...f,
     progress: (board, spec) => (isTotals(board) ? t('ui.form.totalsProgress') : f.progress?.(board, spec) ?? ''),
+    // A totals sheet is a final board.
+    short: (board, spec) => !isTotals(board) && !!f.short?.(board, spec),
     toRequest: (board) => (isTotals(board) ? totalsRequest(board) : f.toRequest ? f.toRequest(board) : board),
   };
   forms.set(game.id, form);

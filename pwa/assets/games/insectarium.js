@@ -79,6 +79,17 @@ function progress(b, spec) {
 }
 
 /**
+ * short says whether the display still lacks cards: the game ends when
+ * every display is full.
+ * @param {Board} b
+ * @param {Spec} spec
+ */
+function short(b, spec) {
+  const { rows, cols } = size(spec);
+  return (b?.grid ?? []).flat().filter(Boolean).length < rows * cols;
+}
+
+/**
  * render draws the form for one board: the display, the tools counted,
  * the unused tokens and the Display Tool bonuses.
  * @param {FormContext} ctx
@@ -222,4 +233,4 @@ function drawTally(d) {
   d.tally.textContent = plural('ui.insectarium.tally', sets, { tools: named.join(', ') });
 }
 
-export default { emptyBoard, render, progress };
+export default { emptyBoard, render, progress, short };

@@ -43,14 +43,28 @@ export function renderTotals(ctx) {
   /** @type {TotalSpec[]} */
   const lines = /** @type {any} */ (spec).totals ?? [];
   const tiebreaks = new Set(spec.tiebreaks.map((tb) => tb.id));
-  const total = h('strong', { class: 'totals-sum', dataset: { testid: 'totals-sum' } });
-  const sum = () => {
-    total.textContent = String(lines.filter((l) => !tiebreaks.has(l.id)).reduce((s, l) => s + (Number(board.totals[l.id]) || 0), 0));
-  };
-  sum();
+  // The total is the rules' (showSheetTotal), never a sum made here: a
+  // number the rules refuse would add up to a total the bar does not show.
+  const total = h('strong', { class: 'totals-sum', dataset: { testid: 'totals-sum' } }, '–');
   return h('div', { class: 'totals-sheet' },
-    lines.map((l) => numberField(ctx, l, tiebreaks.has(l.id), sum)),
+    lines.map((l) => numberField(ctx, l, tiebreaks.has(l.id))),
     h('p', { class: 'totals-foot' }, t('ui.results.total'), ' ', total));
+}
+
+/**
+ * showSheetTotal writes the total the rules computed for a player into
+ * their totals sheet, if the player's board is one, faded as the screen's
+ * other totals are while the rules refuse the numbers entered: the sheet,
+ * the tab and the bar always say the same.
+ * @param {Element | null} panel the player's panel
+ * @param {number | undefined} total
+ * @param {boolean} stale
+ */
+export function showSheetTotal(panel, total, stale) {
+  const el = panel?.querySelector('[data-testid=totals-sum]');
+  if (!el) return;
+  el.textContent = total === undefined ? '–' : String(total);
+  el.classList.toggle('stale', stale);
 }
 
 /**
@@ -59,9 +73,8 @@ export function renderTotals(ctx) {
  * @param {FormContext} ctx
  * @param {TotalSpec} l
  * @param {boolean} tiebreak
- * @param {() => void} after
  */
-function numberField(ctx, l, tiebreak, after) {
+function numberField(ctx, l, tiebreak) {
   const id = uid('tot');
   const totals = ctx.board.totals;
   const step = l.step > 0 ? l.step : 1;
@@ -73,7 +86,6 @@ function numberField(ctx, l, tiebreak, after) {
       input: () => {
         if (input.value === '') delete totals[l.id];
         else totals[l.id] = Number(input.value);
-        after();
         ctx.changed();
       },
       focus: () => input.select(),
@@ -86,7 +98,6 @@ function numberField(ctx, l, tiebreak, after) {
     const next = cur === null ? l.min : Math.min(l.max, Math.max(l.min, cur + d * step));
     input.value = String(next);
     totals[l.id] = next;
-    after();
     ctx.changed();
   };
   const control = h('div', { class: 'stepper' },

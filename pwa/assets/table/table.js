@@ -48,6 +48,7 @@ import { navigate } from '../router.js';
 import { clearProblems, concerns, markProblems, playerOf } from '../ui/problems.js';
 import { segmented, text, toggle } from '../ui/widgets.js';
 import { boardField, boardRequest, loadForm, unitOf } from '../games/forms.js';
+import { showSheetTotal } from '../games/totals.js';
 import { renderResults } from '../games/results.js';
 import { rematchButton } from '../games/score.js';
 import { watchTable } from './live.js';
@@ -410,7 +411,7 @@ function hostView({ root, spec, code, table: first, auth }) {
   const finishBanner = h('div', { class: 'banner', role: 'alert', hidden: true, dataset: { testid: 'finish-problem' } });
   const summary = h('p', { class: 'live-state' });
   const finishBtn = /** @type {HTMLButtonElement} */ (h('button', {
-    type: 'button', class: 'btn btn-primary', dataset: { testid: 'finish' }, on: { click: () => finish(false) },
+    type: 'button', class: 'btn btn-primary', dataset: { testid: 'finish' }, on: { click: confirmFinish },
   }, t('ui.table.finishGame')));
   const hotel = spec.tracked
     ? hotelPanel({ spec, code, token: hostToken, seat: -1, host: true, sheetHost: root, onTable: apply })
@@ -513,13 +514,15 @@ function hostView({ root, spec, code, table: first, auth }) {
    */
   function seatRow(s, i, phase) {
     const r = resultOf(table, i);
+    // Before any board holds anything, everyone would be "=1st".
+    const ranked = !!r && table.seats.some((x) => entered(x.board));
     const errs = table.errors.filter((e) => concerns(e, i));
     const mine = finishFields.filter((e) => playerOf(e.pointer) === i);
     const canEdit = phase !== 'playing';
-    const tied = !!r && (table.standings?.results ?? []).some((o, k) => k !== i && o.rank === r.rank);
+    const tied = ranked && (table.standings?.results ?? []).some((o, k) => k !== i && o.rank === r.rank);
     return h('li', { class: ['seat-row', errs.length && 'has-error', r?.winner && table.standings?.complete && 'winner'], dataset: { seat: i } },
-      h('span', { class: ['rank', tied && 'tied'], 'aria-label': r ? t(tied ? 'ui.table.rankTied' : 'ui.table.rank', { n: r.rank }) : t('ui.table.noRank'), dataset: { testid: `rank-${i}` } },
-        r ? `${tied ? '=' : ''}${ordinal(r.rank)}` : '–'),
+      h('span', { class: ['rank', tied && 'tied'], 'aria-label': ranked ? t(tied ? 'ui.table.rankTied' : 'ui.table.rank', { n: r.rank }) : t('ui.table.noRank'), dataset: { testid: `rank-${i}` } },
+        ranked ? `${tied ? '=' : ''}${ordinal(r.rank)}` : '–'),
       h('span', { class: 'seat-who' },
         h('span', { class: 'seat-name' }, s.name),
         // A seat nobody claimed is the host's to fill in: it is here too.
@@ -535,6 +538,27 @@ function hostView({ root, spec, code, table: first, auth }) {
           phase === 'board' ? t('ui.table.board') : t('ui.table.hotel'))
         : h('span', {}),
       mine.length ? h('div', { class: 'msgs seat-msgs' }, mine.map((f) => h('p', { class: 'msg msg-error' }, capitalize(f.detail)))) : null);
+  }
+
+  /**
+   * confirmFinish asks before the game is recorded, naming the seats with
+   * nothing entered (a seat at 0 points because nobody entered its board
+   * would go into the history as played). Cancelling records nothing.
+   */
+  function confirmFinish() {
+    const names = table.seats.filter((s) => !entered(s.board)).map((s) => s.name);
+    const s = openSheet({
+      host: root,
+      title: names.length ? plural('ui.table.enteredNothing', names.length, { names: list(names) }) : t('ui.table.finishTitle'),
+      body: h('p', { dataset: { testid: 'finish-confirm' } }, t('ui.table.finishRecords')),
+      actions: [
+        h('button', { type: 'button', class: 'btn', dataset: { testid: 'finish-cancel' }, on: { click: () => s.close() } }, t('ui.common.cancel')),
+        h('button', {
+          type: 'button', class: ['btn', names.length ? 'btn-danger' : 'btn-primary'], dataset: { testid: 'finish-confirm-yes' },
+          on: { click: () => { s.close(); finish(false); } },
+        }, names.length ? t('ui.table.finishAnyway') : t('ui.table.finishGame')),
+      ],
+    });
   }
 
   /**
@@ -567,13 +591,28 @@ function hostView({ root, spec, code, table: first, auth }) {
       const other = err.fields.filter((f) => !table.seats[playerOf(f.pointer)]);
       finishLines = [
         err.fields.length ? t('ui.table.cannotFinish') : capitalize(err.message),
-        ...other.map((f) => capitalize(f.detail))];
+        ...other.map((f) => capitalize(f.detail)),
+        ...(err.fields.length ? [] : await shortBoards())];
       draw();
       finishBanner.scrollIntoView({ block: 'nearest' });
     } finally {
       finishing = false;
       finishBtn.disabled = false;
     }
+  }
+
+  /**
+   * shortBoards names the seats whose boards are not complete yet, as far as
+   * the game's form can tell from one board (an Insectarium display without
+   * its 9 cards), with how far each is: the server's refusal says what the
+   * game needs, this says whose.
+   * @returns {Promise<string[]>}
+   */
+  async function shortBoards() {
+    const form = await loadForm(spec);
+    const short = table.seats.filter((s) => form.short?.(s.board, spec));
+    if (short.length === 0) return [];
+    return [t('ui.table.shortBoards', { boards: list(short.map((s) => t('ui.table.shortBoard', { name: s.name, progress: form.progress?.(s.board, spec) ?? '' }))) })];
   }
 
   /**
@@ -645,6 +684,18 @@ function reserveBar(screen, bar) {
 /**
  * @typedef {{state: 'saved' | 'unsent' | 'silent', unsent: number, unsentSince: string | null, lastSeenAt: string | null}} SeatSync
  */
+
+/**
+ * entered says whether a board holds anything at all: a number other than
+ * 0, a word or a choice. A seat never saved has no board.
+ * @param {any} v
+ * @returns {boolean}
+ */
+function entered(v) {
+  if (Array.isArray(v)) return v.some(entered);
+  if (v && typeof v === 'object') return Object.values(v).some(entered);
+  return v !== null && v !== undefined && v !== 0 && v !== '' && v !== false;
+}
 
 /**
  * anyJoined says whether a player took a seat on their own phone.
@@ -1040,6 +1091,11 @@ function seatView({ root, spec, code, table: first }, form, seat, token, host) {
       if (!pending()) {
         // The last write delivered carried the board as it is now.
         synced = canon(boardRequest(form, board));
+        // The server has the change: its standings are the ones to show
+        // (an engine answer still on its way is dropped), and "with your
+        // change" goes with the change.
+        local = null;
+        localSeq++;
       }
       if (res.version > table.version) {
         table = {
@@ -1047,8 +1103,8 @@ function seatView({ root, spec, code, table: first }, form, seat, token, host) {
           seats: table.seats.map((s, i) => (i === seat ? { ...s, board: boardRequest(form, board) } : s)),
         };
         keepTable(table);
-        afterTable();
       }
+      if (!closed) afterTable();
     }, (err) => {
       if (closed) return;
       if (err instanceof ApiError && err.status === 409) live.refresh();
@@ -1147,15 +1203,18 @@ function seatView({ root, spec, code, table: first }, form, seat, token, host) {
 
   function drawStandings() {
     const st = standings();
+    // Before any board holds anything, everyone would be 1st.
+    const ranked = table.seats.some((s, i) => entered(i === seat ? boardRequest(form, board) : s.board));
     replace(chips, table.seats.map((s, i) => {
       const r = st?.results[i];
       return h('li', { class: ['chip-standing', i === seat && 'me', r?.winner && st?.complete && 'lead'] },
-        h('span', { class: 'cs-rank' }, r ? ordinal(r.rank) : '–'),
+        h('span', { class: 'cs-rank' }, r && ranked ? ordinal(r.rank) : '–'),
         h('span', { class: 'cs-name' }, s.name),
         h('strong', { class: 'cs-total', dataset: { testid: `standing-${i}` } }, r ? String(r.total) : '–'));
     }));
     const others = table.errors.filter((e) => !concerns(e, seat));
     const mine = table.errors.filter((e) => concerns(e, seat));
+    showSheetTotal(formSlot, st?.results[seat]?.total, !local && mine.length > 0);
     standingState.textContent = local
       ? (local.complete ? t('ui.table.finalWithYours') : t('ui.table.withYours'))
       : table.standings

@@ -204,6 +204,9 @@ export function syncIndicator({ subscribeOutbox, dismissRefused, opLabel }) {
     el.hidden = d.text === '' && last.refused.length === 0;
     // Other sticky notes (the live table's "Reconnecting…") sit below the strip.
     document.documentElement.style.setProperty('--sync-h', `${el.hidden ? 0 : el.offsetHeight}px`);
+    // While the strip says the server is not answering, "Reconnecting…" would
+    // say it again in a second yellow banner: the strip is the one shown.
+    document.documentElement.toggleAttribute('data-sync-retrying', !el.hidden && d.state === 'retrying');
     clearTimeout(timer);
     // The age ticks, and "Saved" fades: look again in a moment.
     if (!el.hidden) timer = setTimeout(draw, d.state === 'retrying' ? 5000 : 1000);
