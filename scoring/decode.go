@@ -3,7 +3,6 @@ package scoring
 import (
 	"errors"
 	"reflect"
-	"strconv"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -72,47 +71,15 @@ type optional[T any] struct {
 
 // UnmarshalJSONFrom reads an optional value as JSON v2 would a pointer
 // to it, but without allocating one (a board has many): null is not
-// given, and a value of another kind, or a number that is not a whole
-// one, is the error v2 gives.
+// given, and anything else is read as v2 reads T.
 func (o *optional[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	kind := dec.PeekKind()
-	if kind == 'n' {
+	if dec.PeekKind() == 'n' {
 		*o = optional[T]{}
 		_, err := dec.ReadToken()
 		return err
 	}
-	ok := false
-	switch v := any(&o.Value).(type) {
-	case *bool:
-		ok = kind == 't' || kind == 'f'
-		if ok {
-			tok, err := dec.ReadToken()
-			if err != nil {
-				return err
-			}
-			*v = tok.Bool()
-		}
-	case *int:
-		if kind == '0' {
-			tok, err := dec.ReadToken()
-			if err != nil {
-				return err
-			}
-			n, err := strconv.Atoi(tok.String())
-			if err != nil {
-				return &jsonv2.SemanticError{JSONKind: kind, JSONValue: jsontext.Value(tok.String()), GoType: reflect.TypeFor[T]()}
-			}
-			*v, ok = n, true
-		}
-	default:
-		o.Given = true
-		return jsonv2.UnmarshalDecode(dec, &o.Value)
-	}
-	if !ok {
-		return &jsonv2.SemanticError{JSONKind: kind, GoType: reflect.TypeFor[T]()}
-	}
 	o.Given = true
-	return nil
+	return jsonv2.UnmarshalDecode(dec, &o.Value)
 }
 
 // fieldError turns a decoding error into a ValidationError at the place
