@@ -125,7 +125,10 @@ func TestBrowserTableLiveDeltas(t *testing.T) {
 	}
 	showsServer()
 	deltas := watch.count(watch.events, "delta")
+	// Each save is shown before the next, so that a slow run cannot
+	// coalesce the two into one table event.
 	putBoard(t, srv.base, code, 2, token, board(2, 30))
+	showsServer()
 	putBoard(t, srv.base, code, 0, token, board(0, 3))
 	before := showsServer()
 	if got := watch.count(watch.events, "delta"); got <= deltas {
