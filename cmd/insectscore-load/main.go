@@ -1,0 +1,75 @@
+// Command insectscore-load drives insectscore servers on 127.0.0.1 with the
+// loads the README's Performance section gives figures for. Each load is a
+// subcommand in a file of its own:
+//
+//	insectscore-load <load> [flags]
+//
+// Run it with no arguments for the list. It refuses any target that is not
+// on the loopback interface: it is a measuring tool, not a way to flood a
+// server somewhere else.
+package main
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"sort"
+)
+
+// load is one subcommand: its one-line summary and what runs it with the
+// arguments after its name.
+type load struct {
+	summary string
+	run     func(args []string) error
+}
+
+var loads = map[string]load{}
+
+// register adds a load; each file registers its own from init.
+func register(name, summary string, run func(args []string) error) {
+	if _, dup := loads[name]; dup {
+		panic("insectscore-load: load " + name + " registered twice")
+	}
+	loads[name] = load{summary, run}
+}
+
+func main() {
+	if len(os.Args) < 2 || loads[os.Args[1]].run == nil {
+		usage()
+		os.Exit(2)
+	}
+	if err := loads[os.Args[1]].run(os.Args[2:]); err != nil {
+		fmt.Fprintln(os.Stderr, "insectscore-load:", err)
+		os.Exit(1)
+	}
+}
+
+func usage() {
+	fmt.Fprintln(os.Stderr, "usage: insectscore-load <load> [flags]\n\nloads:")
+	names := make([]string, 0, len(loads))
+	for n := range loads {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(os.Stderr, "  %-12s %s\n", n, loads[n].summary)
+	}
+}
+
+// loopback refuses a target URL whose host is not a loopback address.
+func loopback(target string) error {
+	u, err := url.Parse(target)
+	if err != nil {
+		return fmt.Errorf("target %q: %w", target, err)
+	}
+	host := u.Hostname()
+	if host == "localhost" {
+		return nil
+	}
+	ip := net.ParseIP(host)
+	if ip == nil || !ip.IsLoopback() {
+		return fmt.Errorf("target %q: only 127.0.0.1 (loopback) targets are allowed", target)
+	}
+	return nil
+}
