@@ -120,20 +120,21 @@ function drawBoard(body, board, spec) {
  * @param {string} gameName
  */
 function leaderboardTable(entries, points, gameName) {
+  // A header too long for a phone shows its short form, named in full.
   /** @param {string} label @param {string} [abbr] */
-  const th = (label, abbr) => h('th', { scope: 'col', class: 'num' }, abbr ? h('abbr', { title: label }, abbr) : label);
+  const th = (label, abbr) => h('th', { scope: 'col', class: 'num' }, abbr && abbr !== label ? h('abbr', { title: label }, abbr) : label);
   return h('div', { class: 'table-scroll lb-scroll' },
     h('table', { class: ['lb', points ? 'lb-points' : 'lb-wins'], dataset: { testid: 'leaderboard' } },
       h('caption', { class: 'sr-only' }, t('ui.lb.caption', { game: gameName })),
       h('thead', {}, h('tr', {},
         h('th', { scope: 'col', class: 'pos' }, h('abbr', { title: t('ui.lb.position') }, '#')),
         h('th', { scope: 'col', class: 'who-col' }, t('ui.history.player')),
-        th(t('ui.lb.plays')),
-        th(t('ui.lb.wins')),
+        th(t('ui.lb.plays'), t('ui.lb.playsShort')),
+        th(t('ui.lb.wins'), t('ui.lb.winsShort')),
         th(t('ui.lb.winRate'), t('ui.lb.winRateShort')),
         points ? th(t('ui.lb.average'), t('ui.lb.averageShort')) : null,
         points ? th(t('ui.lb.best'), t('ui.lb.bestShort')) : null,
-        th(t('ui.lb.rating')))),
+        th(t('ui.lb.rating'), t('ui.lb.ratingShort')))),
       h('tbody', {}, entries.map((e, i) => {
         const more = Math.max(1, MIN_RATED_PLAYS - e.ratedPlays);
         return h('tr', { class: ['lb-row', e.provisional && 'provisional'], dataset: { testid: 'lb-row', playerId: e.playerId } },
