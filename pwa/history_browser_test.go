@@ -230,7 +230,8 @@ func TestBrowserHistoryLeaderboardAndPlayer(t *testing.T) {
 	b.screenshot("h-leaderboard-hotel")
 
 	// Ana's page: her Insectarium record, the rating chart (a line through
-	// four points) and the histogram of her totals 3, 4, 5 and 7.
+	// the ratings after her third and fourth plays, the first two being
+	// provisional) and the histogram of her totals 3, 4, 5 and 7.
 	b.do(chromedp.Click(chromedp.CSS(`.game-tab[data-game=insectarium]`)),
 		chromedp.WaitVisible(chromedp.CSS(`table.lb-points [data-testid=lb-row]`)))
 	b.do(chromedp.Click(chromedp.CSS(`[data-testid=lb-row]:first-child a.lb-name`)),
@@ -264,11 +265,11 @@ func TestBrowserHistoryLeaderboardAndPlayer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if chart["role"] != "img" || chart["title"] != "Rating over time" || !strings.Contains(chart["desc"].(string), "4 rated plays") || chart["labelled"] == "" {
+	if chart["role"] != "img" || chart["title"] != "Rating over time" || !strings.Contains(chart["desc"].(string), "after rated plays 3 to 4") || chart["labelled"] == "" {
 		t.Errorf("the rating chart is not described for assistive technology: %v", chart)
 	}
-	if chart["segments"].(float64) != 4 || chart["dots"].(float64) != 4 {
-		t.Errorf("the rating chart has a line of %v points and %v dots, want 4 of each", chart["segments"], chart["dots"])
+	if chart["segments"].(float64) != 2 || chart["dots"].(float64) != 2 {
+		t.Errorf("the rating chart has a line of %v points and %v dots, want 2 of each", chart["segments"], chart["dots"])
 	}
 	var bars []string
 	for _, v := range chart["bars"].([]any) {
@@ -691,7 +692,7 @@ func TestBrowserImportGroup(t *testing.T) {
 
 // TestBrowserRatingPages: a player with more rated plays than a chart
 // holds sees the newest 200 on their page, and pages back to the earlier
-// ones and forth again.
+// ones (but the first two, which are provisional) and forth again.
 func TestBrowserRatingPages(t *testing.T) {
 	srv := serveApp(t, ":memory:", "127.0.0.1:0")
 	g, _ := scoring.Lookup("insektenhotel")
@@ -716,7 +717,7 @@ func TestBrowserRatingPages(t *testing.T) {
 	b.do(chromedp.Navigate(srv.base+"/players/"+players[0].ID), chromedp.WaitVisible(chromedp.CSS(`[data-testid=rating-chart] svg`)))
 	b.waitFor("the newest 200 ratings", dots+` === 200 && !document.querySelector('[data-testid=ratings-earlier]').disabled && document.querySelector('[data-testid=ratings-later]').disabled`)
 	b.do(chromedp.Click(chromedp.CSS(`[data-testid=ratings-earlier]`)))
-	b.waitFor("the 5 earlier ratings", dots+` === 5 && document.querySelector('[data-testid=ratings-earlier]').disabled && !document.querySelector('[data-testid=ratings-later]').disabled`)
+	b.waitFor("the 3 earlier ratings from the third on", dots+` === 3 && document.querySelector('[data-testid=ratings-earlier]').disabled && !document.querySelector('[data-testid=ratings-later]').disabled`)
 	b.do(chromedp.Click(chromedp.CSS(`[data-testid=ratings-later]`)))
 	b.waitFor("the newest 200 ratings again", dots+` === 200 && document.querySelector('[data-testid=ratings-later]').disabled`)
 	b.checkConsole()

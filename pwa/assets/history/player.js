@@ -110,10 +110,7 @@ function gameSection(g, who, gameName, group, id) {
       h('p', { class: 'stat-note muted' }, t('ui.player.lastPlayed', { date: dayDate(g.lastPlayedAt) }))),
     h('section', { class: 'panel chart-panel' },
       h('h2', {}, t('ui.player.ratingOverTime')),
-      g.ratingHistory.length
-        ? h('figure', { class: 'chart-fig', dataset: { testid: 'rating-chart' } }, ratingChart(g.ratingHistory, who))
-        : h('p', { class: 'muted' }, t('ui.player.noOpponents')),
-      g.ratingHistoryNext ? ratingPager(g, who, group, id) : null),
+      ratingPanel(g, who, group, id)),
     points && g.scores.length ? h('section', { class: 'panel chart-panel' },
       h('h2', {}, t('ui.player.scores')),
       h('figure', { class: 'chart-fig', dataset: { testid: 'score-histogram' } }, scoreHistogram(g.scores, who, t('ui.form.points.other')))) : null,
@@ -137,18 +134,66 @@ function gameSection(g, who, gameName, group, id) {
       h('p', { class: 'hint' }, t('ui.player.h2hNote'))) : null);
 }
 
+/** @typedef {{points: import('../sync/history.js').RatingPoint[], next: string | null, before: number}} RatingPage */
+
 /**
- * ratingPager pages the rating chart back and forth through a long
- * history, a chart's worth of ratings at a time: the page shows the
- * newest, and each earlier page is read once, when first asked for.
+ * counted is what of a page of ratings the chart draws: the ratings from
+ * the MIN_RATED_PLAYS-th rated play on, the first the header and the
+ * leaderboard show. The ones before are provisional, and not drawn.
+ * @param {RatingPage} page
+ */
+function counted(page) {
+  return page.points.slice(Math.max(0, MIN_RATED_PLAYS - 1 - page.before));
+}
+
+/**
+ * hasEarlier says whether ratings the chart draws come before a page's.
+ * @param {RatingPage} page
+ */
+function hasEarlier(page) {
+  return page.next !== null && page.before >= MIN_RATED_PLAYS;
+}
+
+/**
+ * ratingPanel is the body of a player's "Rating over time" in one game.
+ * The chart agrees with the header: while the rating is provisional, a
+ * sentence says how many more plays with others it needs instead; then
+ * the chart starts at the first rating shown, and says so.
  * @param {PlayerGame} g
  * @param {string} who
  * @param {string} group
  * @param {string} id the player's
  */
-function ratingPager(g, who, group, id) {
-  /** @type {{points: import('../sync/history.js').RatingPoint[], next: string | null}[]} */
-  const pages = [{ points: g.ratingHistory, next: g.ratingHistoryNext }];
+function ratingPanel(g, who, group, id) {
+  if (g.ratedPlays === 0) return h('p', { class: 'muted' }, t('ui.player.noOpponents'));
+  if (g.provisional) {
+    return h('p', { class: 'muted', dataset: { testid: 'rating-soon' } },
+      plural('ui.player.ratingSoon', Math.max(1, MIN_RATED_PLAYS - g.ratedPlays), { need: MIN_RATED_PLAYS }));
+  }
+  /** @type {RatingPage} */
+  const page = { points: g.ratingHistory, next: g.ratingHistoryNext, before: g.ratedPlays - g.ratingHistory.length };
+  const shown = counted(page);
+  return [
+    h('figure', { class: 'chart-fig', dataset: { testid: 'rating-chart' } },
+      ratingChart(shown, who, page.before + page.points.length - shown.length + 1)),
+    h('p', { class: 'hint', dataset: { testid: 'rating-from' } }, t('ui.player.ratingFrom', { n: MIN_RATED_PLAYS })),
+    hasEarlier(page) ? ratingPager(page, who, group, id, g.game) : null,
+  ];
+}
+
+/**
+ * ratingPager pages the rating chart back and forth through a long
+ * history, a chart's worth of ratings at a time: the page shows the
+ * newest, and each earlier page is read once, when first asked for.
+ * @param {RatingPage} newest the page the player's page came with
+ * @param {string} who
+ * @param {string} group
+ * @param {string} id the player's
+ * @param {string} game
+ */
+function ratingPager(newest, who, group, id, game) {
+  /** @type {RatingPage[]} */
+  const pages = [newest];
   let at = 0;
   const problem = h('p', { class: 'msg msg-error', role: 'alert', hidden: true });
   const earlier = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'btn btn-quiet', dataset: { testid: 'ratings-earlier' }, on: { click: () => turn(1) } }, t('ui.player.earlier')));
@@ -162,8 +207,8 @@ function ratingPager(g, who, group, id) {
     try {
       const cursor = pages[at].next;
       if (step > 0 && at + 1 === pages.length && cursor) {
-        const r = await playerRatings(group, id, g.game, cursor);
-        pages.push({ points: r.points, next: r.next });
+        const r = await playerRatings(group, id, game, cursor);
+        pages.push({ points: r.points, next: r.next, before: pages[at].before - r.points.length });
       }
       at = Math.max(0, Math.min(pages.length - 1, at + step));
     } catch (err) {
@@ -171,8 +216,9 @@ function ratingPager(g, who, group, id) {
       problem.hidden = false;
     }
     const fig = pager.parentElement?.querySelector('[data-testid=rating-chart]');
-    fig?.replaceChildren(ratingChart(pages[at].points, who));
-    earlier.disabled = !pages[at].next;
+    const shown = counted(pages[at]);
+    fig?.replaceChildren(ratingChart(shown, who, pages[at].before + pages[at].points.length - shown.length + 1));
+    earlier.disabled = !hasEarlier(pages[at]);
     later.disabled = at === 0;
   }
   return pager;

@@ -50,18 +50,20 @@ function frame(title, desc, cls) {
 }
 
 /**
- * niceTicks returns round values that cover [lo, hi], about count of them.
+ * niceTicks returns round values that cover [lo, hi], about count of them,
+ * at least least apart (so that labels written to a tenth differ).
  * @param {number} lo
  * @param {number} hi
  * @param {number} count
+ * @param {number} [least]
  * @returns {number[]}
  */
-export function niceTicks(lo, hi, count) {
+export function niceTicks(lo, hi, count, least = 0) {
   if (!(hi > lo)) {
     hi = lo + 1;
     lo -= 1;
   }
-  const raw = (hi - lo) / Math.max(1, count);
+  const raw = Math.max(least, (hi - lo) / Math.max(1, count));
   const mag = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag;
   const first = Math.floor(lo / step) * step;
@@ -81,6 +83,15 @@ function short(n) {
 }
 
 /**
+ * tenths writes a rating as the player page's header and the leaderboard
+ * do: with one decimal (4.0, 4,1), so the chart's labels match them.
+ * @param {number} n
+ */
+function tenths(n) {
+  return number(Math.round(n * 10) / 10, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+}
+
+/**
  * shortDate writes a date as "14 Mar" (with the year when it is not this year).
  * @param {string} iso
  */
@@ -95,29 +106,33 @@ export const MAX_CHART_POINTS = 200;
 
 /**
  * ratingChart draws a player's rating after each rated play, oldest first,
- * as a line with a dot per play. The rating is the conservative estimate
- * (mu − 3σ), so it climbs as the system grows sure of a player. Of more
- * than MAX_CHART_POINTS points it draws the newest.
+ * as a line with a dot per play, the newest labelled with its value. The
+ * rating is the conservative estimate (mu − 3σ), so it climbs as the
+ * system grows sure of a player. Of more than MAX_CHART_POINTS points it
+ * draws the newest.
  * @param {{finishedAt: string, rating: number, mu: number, sigma: number}[]} all
  * @param {string} who the player's name, for the description
+ * @param {number} firstPlay which of the player's rated plays all[0] follows, counted from 1
  * @returns {SVGElement}
  */
-export function ratingChart(all, who) {
+export function ratingChart(all, who, firstPlay) {
   const points = all.slice(-MAX_CHART_POINTS);
   const n = points.length;
   const first = points[0];
   const last = points[n - 1];
+  const from = firstPlay + all.length - n;
   const desc = n === 0 ? t('ui.chart.noRatings', { who })
-    : n === 1 ? t('ui.chart.oneRating', { who, date: shortDate(first.finishedAt), rating: short(first.rating) })
+    : n === 1 ? t('ui.chart.oneRating', { who, n: from, date: shortDate(first.finishedAt), rating: tenths(first.rating) })
       : t('ui.chart.ratings', {
-        who, n, from: short(first.rating), fromDate: shortDate(first.finishedAt), to: short(last.rating), toDate: shortDate(last.finishedAt),
-        high: short(Math.max(...points.map((p) => p.rating))),
+        who, first: from, last: from + n - 1, from: tenths(first.rating), fromDate: shortDate(first.finishedAt),
+        to: tenths(last.rating), toDate: shortDate(last.finishedAt), high: tenths(Math.max(...points.map((p) => p.rating))),
       });
   const root = frame(t('ui.player.ratingOverTime'), desc, 'rating-chart');
   if (n === 0) return root;
 
   const values = points.map((p) => p.rating);
-  const ticks = niceTicks(Math.min(...values), Math.max(...values), 4);
+  // Ratings are written to a tenth: the axis steps by a tenth at least.
+  const ticks = niceTicks(Math.min(...values), Math.max(...values), 4, 0.1);
   const lo = ticks[0];
   const hi = ticks[ticks.length - 1];
   const plotW = W - pad.left - pad.right;
@@ -148,9 +163,15 @@ export function ratingChart(all, who) {
   const dots = svg('g', { class: 'chart-dots' });
   points.forEach((p, i) => {
     dots.appendChild(svg('circle', { class: i === n - 1 ? 'chart-dot chart-dot-last' : 'chart-dot', cx: x(i).toFixed(1), cy: y(p.rating).toFixed(1), r: n > 40 ? 2 : 3.5 },
-      svg('title', {}, t('ui.widget.ratingOn', { date: shortDate(p.finishedAt), rating: short(p.rating) }))));
+      svg('title', {}, t('ui.widget.ratingOn', { date: shortDate(p.finishedAt), rating: tenths(p.rating) }))));
   });
   root.appendChild(dots);
+  // The newest rating in figures, as the header writes it: above its dot,
+  // or below when the dot is at the top.
+  const top = y(last.rating) < pad.top + 16;
+  root.appendChild(svg('text', {
+    class: 'chart-value', x: n === 1 ? x(0) : x(n - 1) - 6, y: y(last.rating) + (top ? 18 : -9), 'text-anchor': n === 1 ? 'middle' : 'end', 'aria-hidden': 'true',
+  }, tenths(last.rating)));
   return root;
 }
 
