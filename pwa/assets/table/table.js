@@ -38,7 +38,7 @@ function waitNote(show) {
 
 import { h, replace } from '../ui/dom.js';
 import { ApiError } from '../sync/http.js';
-import { claimSeat, createTable, finishTable, getTable, joinTable, keepTable, pendingBoard, putBoard, reportSync, tablePath } from '../sync/tables.js';
+import { claimSeat, createTable, deliveredBoard, finishTable, getTable, joinTable, keepTable, pendingBoard, putBoard, reportSync, tablePath } from '../sync/tables.js';
 import { getGame, listGames } from '../sync/games.js';
 import { loadTableAuth, saveTableAuth } from '../sync/kept.js';
 import { kick, register, subscribeOutbox } from '../sync/outbox.js';
@@ -964,6 +964,8 @@ function seatView({ root, spec, code, table: first }, form, seat, token, host) {
   let closed = false;
   let leaving = false;
   let formGen = 0;
+  /** the version of the delivered board (deliveredBoard) this screen has compared */
+  let deliveredSeen = -1;
   let phase = hotelGame ? hotelPhase(table, spec) : 'board';
 
   // A board typed on this phone that the server has not acknowledged
@@ -1162,17 +1164,50 @@ function seatView({ root, spec, code, table: first }, form, seat, token, host) {
     const before = phase;
     phase = hotelGame ? hotelPhase(tb, spec) : 'board';
     const server = canon(tb.seats[seat]?.board);
+    const sent = sentFromHere(tb, server);
     if (phase === 'playing' || server === synced) {
       synced = server;
       baseVersion = Math.max(baseVersion, tb.version);
-    } else if (!pending()) {
+    } else if (pending()) {
+      // This phone's change is on its way: it is applied on top.
+    } else if (sent) {
+      // The server has what this phone sent, by a save no screen waited
+      // for (made before a reload): nobody else changed the board.
+      takeOwnBoard();
+    } else {
       adoptServerBoard(host ? t('ui.table.changedElsewhere', { name: nameOf() }) : t('ui.table.hostChanged'));
     }
-    // else this phone's change is on its way: it is applied on top.
     if (phase !== before) drawPhase();
     else if (hotel && phase !== 'setup') hotel.update(tb);
     rescoreHere();
     afterTable();
+  }
+
+  /**
+   * sentFromHere says whether server, this seat's board in tb, is the one
+   * this phone shows or the last one its outbox delivered. A delivered
+   * board is compared with the first table at or past the version its
+   * save made, and only then: a later change elsewhere back to the same
+   * board is another's.
+   * @param {Table} tb
+   * @param {string} server
+   */
+  function sentFromHere(tb, server) {
+    if (server === canon(boardRequest(form, board))) return true;
+    const last = deliveredBoard(code, seat);
+    if (!last || tb.version < last.version || last.version <= deliveredSeen) return false;
+    deliveredSeen = last.version;
+    return canon(last.board) === server;
+  }
+
+  /** takeOwnBoard follows the server's board, which this phone sent, without a notice. */
+  function takeOwnBoard() {
+    const server = table.seats[seat]?.board;
+    synced = canon(server);
+    baseVersion = Math.max(baseVersion, table.version);
+    if (synced === canon(boardRequest(form, board))) return;
+    board = copyOf(server);
+    drawForm();
   }
 
   /**
