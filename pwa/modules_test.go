@@ -18,7 +18,6 @@ const maxModuleLines = 500
 // longModules are the modules allowed over maxModuleLines, each with why.
 var longModules = map[string]string{
 	"assets/engine/wasm_exec.js": "Go's own runtime glue, copied from the Go distribution as it is",
-	"assets/table/table.js":      "split pending",
 }
 
 var (

@@ -76,6 +76,14 @@ window.addEventListener('insectscore:stale', (e) => {
   if (screenEl && screenEl.isConnected) showStale(screenEl, stale);
 });
 
+// Once the server answers (a read, a save, a live stream), it is no longer
+// "not answering": the note goes. A live table's copy is read again then.
+window.addEventListener('insectscore:answered', () => {
+  if (stale === null) return;
+  stale = null;
+  screenEl?.querySelector('[data-testid=stale]')?.remove();
+});
+
 /**
  * note puts a note at the top of a screen, below its title bar.
  * @param {HTMLElement} screen

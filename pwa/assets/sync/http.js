@@ -10,6 +10,8 @@
 // (outbox.js), which keeps it until the server acknowledges it. RFC 9457
 // problem+json answers become an ApiError carrying the status, the
 // server's detail and its field errors (JSON Pointers into the request).
+// Any answer (but a 5xx: a server that cannot answer now) is announced
+// (answered), so the screens stop saying the server is not answering.
 
 import { language, t } from '../ui/i18n.js';
 
@@ -109,10 +111,21 @@ export async function request(method, path, body, signal, headers = {}) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err;
     throw new ApiError(0, offline());
   }
+  if (res.status < 500) answered();
   const type = res.headers.get('Content-Type') || '';
   const data = type.includes('json') ? await res.json().catch(() => null) : null;
   if (!res.ok) throw toApiError(res.status, data);
   return data;
+}
+
+/**
+ * answered says that the server answered (an "insectscore:answered"
+ * event): to a read, a write or a live stream. A screen shown from the
+ * phone's copy with "the server is not answering" drops that note, and a
+ * live table that lost its stream opens it again at once.
+ */
+export function answered() {
+  window.dispatchEvent(new Event('insectscore:answered'));
 }
 
 /**

@@ -18,7 +18,7 @@
 // time, and can be withdrawn until then.
 
 import { getLocal, putLocal } from './local.js';
-import { ApiError, toApiError } from './http.js';
+import { ApiError, answered, toApiError } from './http.js';
 import { language, t } from '../ui/i18n.js';
 
 /**
@@ -370,6 +370,7 @@ async function attempt(op, h) {
     const why = ctrl.signal.aborted ? t('ui.api.tooSlow') : t('ui.api.unreachable');
     return { ok: false, status: 0, retry: true, retryAfter: 0, error: toError(0, null, why) };
   }
+  if (res.status < 500) answered();
   const type = res.headers.get('Content-Type') || '';
   const data = type.includes('json') ? await res.json().catch(() => null) : null;
   clearTimeout(stop);

@@ -139,12 +139,29 @@ export function pendingBoard(code, seat) {
   return last ? { board: last.body, since: ops[0].createdAt } : null;
 }
 
+/** @type {Map<string, {board: any, version: number}>} the last board this page delivered per seat */
+const delivered = new Map();
+
+/**
+ * deliveredBoard is the last board of a seat the outbox delivered since the
+ * page loaded, and the table version its save made: a seat's screen knows
+ * it for its own when the live table brings it, even if the write was made
+ * before a reload and no screen waited for its answer.
+ * @param {string} code
+ * @param {number} seat
+ * @returns {{board: any, version: number} | null}
+ */
+export function deliveredBoard(code, seat) {
+  return delivered.get(`${code}:${seat}`) ?? null;
+}
+
 // A board refused as stale (409 with currentVersion) is sent again on top
 // of the table as it is now.
 register('board', {
-  // A newer board for the seat waiting behind this one can say which
-  // version it builds on now.
   delivered(op, res) {
+    delivered.set(`${op.meta.code}:${op.meta.seat}`, { board: op.body, version: res.version });
+    // A newer board for the seat waiting behind this one can say which
+    // version it builds on now.
     for (const q of pending((p) => p.coalesce === op.coalesce && p.id !== op.id)) q.headers['If-Match'] = `"${res.version}"`;
   },
   async conflict(op, err) {

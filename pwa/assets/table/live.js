@@ -9,7 +9,7 @@
 // that says the standings are live hears when they are not (onLink).
 
 import { h } from '../ui/dom.js';
-import { ApiError, request } from '../sync/http.js';
+import { ApiError, answered, request } from '../sync/http.js';
 import { keepTable, tablePath } from '../sync/tables.js';
 import { kick } from '../sync/outbox.js';
 import { t } from '../ui/i18n.js';
@@ -96,6 +96,7 @@ export function watchTable(code, onTable, onLink) {
     // so read it once to know the stream is back and nothing was missed.
     es.addEventListener('open', () => {
       // The server answers again: whatever waits in the outbox goes now.
+      answered();
       kick();
       if (lost) refresh();
     });
@@ -133,7 +134,16 @@ export function watchTable(code, onTable, onLink) {
   };
 
   const onVisible = () => { if (document.visibilityState === 'visible') refresh(); };
+  // The server answered another request (a save, a read) while the stream
+  // waits to try again: it need not wait any longer.
+  const onAnswered = () => {
+    if (closed || !lost || es !== null || timer === undefined) return;
+    clearTimeout(timer);
+    retry = 1000;
+    open();
+  };
   window.addEventListener('online', refresh);
+  window.addEventListener('insectscore:answered', onAnswered);
   document.addEventListener('visibilitychange', onVisible);
   open();
 
@@ -146,6 +156,7 @@ export function watchTable(code, onTable, onLink) {
       clearTimeout(timer);
       es?.close();
       window.removeEventListener('online', refresh);
+      window.removeEventListener('insectscore:answered', onAnswered);
       document.removeEventListener('visibilitychange', onVisible);
     },
   };
