@@ -123,7 +123,8 @@ func (st *Stream) Begin(version int, table []byte, lastEventID string) {
 
 // Run writes the response head and the stream's events to conn until the
 // client goes or the broker closes; then the stream leaves its hub and is
-// released. conn is not touched once Run returns.
+// released. conn must stay open until Run returns (the hub writes to its
+// socket's descriptor), and is not touched after.
 func (st *Stream) Run(conn net.Conn, head []byte) {
 	defer st.hubs.leave(st)
 	st.run(conn, head)
@@ -164,8 +165,8 @@ func (st *Stream) run(conn net.Conn, head []byte) {
 		if out == nil && st.pending != nil {
 			ev := *st.pending
 			st.pending = nil
-			if st.newer(ev) {
-				out = st.frame(ev)
+			if st.newer(&ev) {
+				out = st.frame(&ev)
 				st.last, st.sent = ev.Version, ev.Data
 			}
 		}
@@ -246,8 +247,8 @@ func (st *Stream) deliver(ev *Event) {
 		st.mu.Unlock()
 		st.signal()
 		return
-	case st.newer(*ev):
-		frame := st.frame(*ev)
+	case st.newer(ev):
+		frame := st.frame(ev)
 		n, err := st.sock.tryWrite(frame)
 		st.last, st.sent = ev.Version, ev.Data
 		switch {
@@ -286,14 +287,14 @@ func (st *Stream) signal() {
 }
 
 // newer says whether ev is news to the client.
-func (st *Stream) newer(ev Event) bool {
+func (st *Stream) newer(ev *Event) bool {
 	return ev.Version > st.last || ev.Version == st.last && !bytes.Equal(ev.Data, st.sent)
 }
 
 // frame is what the stream sends of ev: its delta when the client asked
 // for deltas and has exactly the table the delta starts from, else the
 // whole table. The first stream to ask works the delta out.
-func (st *Stream) frame(ev Event) []byte {
+func (st *Stream) frame(ev *Event) []byte {
 	if st.deltas && ev.Delta != nil && bytes.Equal(ev.Delta.Base, st.sent) {
 		if frame := ev.Delta.Frame(); frame != nil {
 			return frame
