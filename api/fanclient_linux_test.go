@@ -133,11 +133,11 @@ func (rs *fanReaders) mark() {
 	rs.acks.Wait()
 }
 
-// cpu is the readers' CPU time between the first and the last mark.
+// cpu is the readers' CPU time between the last two marks.
 func (rs *fanReaders) cpu() time.Duration {
 	var d time.Duration
 	for _, r := range rs.readers {
-		d += r.cpu[len(r.cpu)-1] - r.cpu[0]
+		d += r.cpu[len(r.cpu)-1] - r.cpu[len(r.cpu)-2]
 	}
 	return d
 }
