@@ -66,11 +66,11 @@ type Stream struct {
 	wake chan struct{}
 
 	mu sync.Mutex
-	// conn is the connection once the stream runs; sock writes to it
-	// without waiting, unless it is no socket or this system has no
-	// such write (rawwrite_*.go).
+	// conn is the connection once the stream runs; fd is its socket's
+	// descriptor, which the hub writes to without waiting, or -1 when it
+	// is no socket or this system has no such write (rawwrite_*.go).
 	conn net.Conn
-	sock *socketWriter
+	fd   int
 	// busy says the stream's goroutine has the connection: the hub
 	// leaves the change in pending for it.
 	busy    bool
@@ -90,7 +90,7 @@ type Stream struct {
 func newStream(o StreamOptions) *Stream {
 	st := &Stream{release: o.Release, every: o.Heartbeat, wait: o.WriteWait, deltas: o.Deltas, lang: o.Lang,
 		// Until run starts, changes wait for the stream's goroutine.
-		busy: true, wake: make(chan struct{}, 1), last: -1}
+		busy: true, wake: make(chan struct{}, 1), last: -1, fd: -1}
 	if st.release == nil {
 		st.release = func() {}
 	}
@@ -174,7 +174,7 @@ func (st *Stream) run(conn net.Conn, head []byte) {
 			out, beat = heartbeatFrame, false
 		}
 		// With nothing to write, the hub writes the next change itself.
-		st.busy = out != nil || st.sock == nil
+		st.busy = out != nil || st.fd < 0
 		st.mu.Unlock()
 		if out != nil {
 			if !st.write(conn, out) {
@@ -203,12 +203,9 @@ func (st *Stream) attach(conn net.Conn) {
 	if tc, ok := conn.(*net.TCPConn); ok {
 		_ = tc.SetWriteBuffer(streamSendBuffer)
 	}
-	sock := newSocketWriter(conn)
-	if sock == nil {
-		return
-	}
+	fd := socketFD(conn)
 	st.mu.Lock()
-	st.sock = sock
+	st.fd = fd
 	st.mu.Unlock()
 }
 
@@ -217,7 +214,7 @@ func (st *Stream) attach(conn net.Conn) {
 // another, so an end or a delivery after it must not touch either.
 func (st *Stream) detach() {
 	st.mu.Lock()
-	st.gone, st.conn, st.sock = true, nil, nil
+	st.gone, st.conn, st.fd = true, nil, -1
 	st.mu.Unlock()
 }
 
@@ -249,7 +246,7 @@ func (st *Stream) deliver(ev *Event) {
 		return
 	case st.newer(ev):
 		frame := st.frame(ev)
-		n, err := st.sock.tryWrite(frame)
+		n, err := tryWrite(st.fd, frame)
 		st.last, st.sent = ev.Version, ev.Data
 		switch {
 		case err != nil:
