@@ -133,11 +133,11 @@ func (rs *fanReaders) mark() {
 	rs.acks.Wait()
 }
 
-// cpu is the readers' CPU time between the first and the last mark.
+// cpu is the readers' CPU time between the last two marks.
 func (rs *fanReaders) cpu() time.Duration {
 	var d time.Duration
 	for _, r := range rs.readers {
-		d += r.cpu[len(r.cpu)-1] - r.cpu[0]
+		d += r.cpu[len(r.cpu)-1] - r.cpu[len(r.cpu)-2]
 	}
 	return d
 }
@@ -231,7 +231,7 @@ func (r *fanReader) read(c *fanConn) {
 			return
 		}
 		c.buf = c.buf[:len(c.buf)+n]
-		r.blocks(c, time.Now())
+		r.blocks(c, time.Since(fanEpoch))
 	}
 }
 
@@ -244,7 +244,7 @@ var (
 )
 
 // blocks checks and takes the complete blocks in c's buffer.
-func (r *fanReader) blocks(c *fanConn, now time.Time) {
+func (r *fanReader) blocks(c *fanConn, now time.Duration) {
 	b := c.buf
 	if !c.head {
 		i := bytes.Index(b, crlf2)
@@ -285,7 +285,7 @@ func (r *fanReader) blocks(c *fanConn, now time.Time) {
 			r.rs.fail(fmt.Errorf("a malformed event: %.80q", block))
 			continue
 		}
-		r.at = append(r.at, arrival{version: v, at: now, bytes: len(block) + 1})
+		r.at = append(r.at, arrival{version: int32(v), at: now, bytes: int32(len(block) + 1)})
 		if v < len(r.rs.got) && int(r.rs.got[v].Add(1)) == r.rs.want {
 			r.rs.done <- v
 		}

@@ -66,11 +66,11 @@ type Stream struct {
 	wake chan struct{}
 
 	mu sync.Mutex
-	// conn is the connection once the stream runs; sock writes to it
-	// without waiting, unless it is no socket or this system has no
-	// such write (rawwrite_*.go).
+	// conn is the connection once the stream runs; fd is its socket's
+	// descriptor, which the hub writes to without waiting, or -1 when it
+	// is no socket or this system has no such write (rawwrite_*.go).
 	conn net.Conn
-	sock *socketWriter
+	fd   int
 	// busy says the stream's goroutine has the connection: the hub
 	// leaves the change in pending for it.
 	busy    bool
@@ -90,7 +90,7 @@ type Stream struct {
 func newStream(o StreamOptions) *Stream {
 	st := &Stream{release: o.Release, every: o.Heartbeat, wait: o.WriteWait, deltas: o.Deltas, lang: o.Lang,
 		// Until run starts, changes wait for the stream's goroutine.
-		busy: true, wake: make(chan struct{}, 1), last: -1}
+		busy: true, wake: make(chan struct{}, 1), last: -1, fd: -1}
 	if st.release == nil {
 		st.release = func() {}
 	}
@@ -123,7 +123,8 @@ func (st *Stream) Begin(version int, table []byte, lastEventID string) {
 
 // Run writes the response head and the stream's events to conn until the
 // client goes or the broker closes; then the stream leaves its hub and is
-// released. conn is not touched once Run returns.
+// released. conn must stay open until Run returns (the hub writes to its
+// socket's descriptor), and is not touched after.
 func (st *Stream) Run(conn net.Conn, head []byte) {
 	defer st.hubs.leave(st)
 	st.run(conn, head)
@@ -164,8 +165,8 @@ func (st *Stream) run(conn net.Conn, head []byte) {
 		if out == nil && st.pending != nil {
 			ev := *st.pending
 			st.pending = nil
-			if st.newer(ev) {
-				out = st.frame(ev)
+			if st.newer(&ev) {
+				out = st.frame(&ev)
 				st.last, st.sent = ev.Version, ev.Data
 			}
 		}
@@ -173,7 +174,7 @@ func (st *Stream) run(conn net.Conn, head []byte) {
 			out, beat = heartbeatFrame, false
 		}
 		// With nothing to write, the hub writes the next change itself.
-		st.busy = out != nil || st.sock == nil
+		st.busy = out != nil || st.fd < 0
 		st.mu.Unlock()
 		if out != nil {
 			if !st.write(conn, out) {
@@ -202,12 +203,9 @@ func (st *Stream) attach(conn net.Conn) {
 	if tc, ok := conn.(*net.TCPConn); ok {
 		_ = tc.SetWriteBuffer(streamSendBuffer)
 	}
-	sock := newSocketWriter(conn)
-	if sock == nil {
-		return
-	}
+	fd := socketFD(conn)
 	st.mu.Lock()
-	st.sock = sock
+	st.fd = fd
 	st.mu.Unlock()
 }
 
@@ -216,7 +214,7 @@ func (st *Stream) attach(conn net.Conn) {
 // another, so an end or a delivery after it must not touch either.
 func (st *Stream) detach() {
 	st.mu.Lock()
-	st.gone, st.conn, st.sock = true, nil, nil
+	st.gone, st.conn, st.fd = true, nil, -1
 	st.mu.Unlock()
 }
 
@@ -246,9 +244,9 @@ func (st *Stream) deliver(ev *Event) {
 		st.mu.Unlock()
 		st.signal()
 		return
-	case st.newer(*ev):
-		frame := st.frame(*ev)
-		n, err := st.sock.tryWrite(frame)
+	case st.newer(ev):
+		frame := st.frame(ev)
+		n, err := tryWrite(st.fd, frame)
 		st.last, st.sent = ev.Version, ev.Data
 		switch {
 		case err != nil:
@@ -286,14 +284,14 @@ func (st *Stream) signal() {
 }
 
 // newer says whether ev is news to the client.
-func (st *Stream) newer(ev Event) bool {
+func (st *Stream) newer(ev *Event) bool {
 	return ev.Version > st.last || ev.Version == st.last && !bytes.Equal(ev.Data, st.sent)
 }
 
 // frame is what the stream sends of ev: its delta when the client asked
 // for deltas and has exactly the table the delta starts from, else the
 // whole table. The first stream to ask works the delta out.
-func (st *Stream) frame(ev Event) []byte {
+func (st *Stream) frame(ev *Event) []byte {
 	if st.deltas && ev.Delta != nil && bytes.Equal(ev.Delta.Base, st.sent) {
 		if frame := ev.Delta.Frame(); frame != nil {
 			return frame
