@@ -177,7 +177,7 @@ func TestBrowserHistoryLeaderboardAndPlayer(t *testing.T) {
 
 	b := newBrowser(t, base)
 	b.do(chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=home-leaderboards]`)))
-	b.waitText(`[data-testid=current-group]`, "Our table")
+	b.waitText(`[data-testid=current-group]`, "Our group")
 	b.fullShot("h-home")
 	b.do(chromedp.Click(chromedp.CSS(`[data-testid=home-leaderboards]`)),
 		chromedp.WaitVisible(chromedp.CSS(`.game-tab[aria-current=page]`)))
