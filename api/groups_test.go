@@ -62,7 +62,7 @@ func TestGroups(t *testing.T) {
 		{name: "an id read aloud in capitals", method: "GET", path: "/api/v1/groups/" + strings.ToUpper(g.ID), status: 200,
 			want: map[string]any{"/id": g.ID}},
 		{name: "the default group", method: "GET", path: "/api/v1/groups/default", status: 200,
-			want: map[string]any{"/id": "default", "/name": "Our table"}},
+			want: map[string]any{"/id": "default", "/name": "Our group"}},
 		{name: "an unknown group", method: "GET", path: "/api/v1/groups/nosuchgroup", status: 404,
 			wantHeader: map[string]string{"Content-Type": "application/problem+json"}, check: detailHas("invite link")},
 		{name: "an unknown group's QR code", method: "GET", path: "/api/v1/groups/nosuchgroup/qr.svg", status: 404},

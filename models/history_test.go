@@ -303,8 +303,8 @@ func TestRatedBeforeProvisional(t *testing.T) {
 func TestGroups(t *testing.T) {
 	eachStore(t, func(t *testing.T, s *Store) {
 		def, err := s.FindGroup(ctx, DefaultGroup)
-		if err != nil || def.Name != "Our table" {
-			t.Fatalf("default group = %+v, %v; want \"Our table\"", def, err)
+		if err != nil || def.Name != "Our group" {
+			t.Fatalf("default group = %+v, %v; want \"Our group\"", def, err)
 		}
 		s.Now = func() time.Time { return t0 }
 		g, err := s.CreateGroup(ctx, "  Thursday club ")

@@ -176,6 +176,14 @@ var migrations = []migration{
 		`CREATE INDEX idempotency_keys_client ON idempotency_keys (client, created_at)`,
 	)},
 	{ID: 16, Name: "a play's sentences by key", Up: migrateMessages},
+	{ID: 17, Name: "the default group is a group, not a table", Up: execDDL(
+		// Migration 3 named the default group "Our table", while a table
+		// is a live game shared by its code. Groups cannot be renamed, so
+		// a default group still named so carries the name the server gave
+		// it: it takes the new one (the app shows either in its own
+		// language). Every other group keeps the name its people chose.
+		`UPDATE groups SET name = 'Our group' WHERE id = 'default' AND name = 'Our table'`,
+	)},
 }
 
 // rekeyNames is migration 7: names are matched by nameKey now, which also

@@ -364,3 +364,25 @@ func TestMigrationsUpgradeNamesAndStarts(t *testing.T) {
 		}
 	})
 }
+
+// TestMigrationsUpgradeDefaultGroupName opens a database as migration 16
+// left it: the default group, still named "Our table" as migration 3 made
+// it, is now "Our group" ("table" is a live game); a group people named
+// "Our table" themselves keeps its name.
+func TestMigrationsUpgradeDefaultGroupName(t *testing.T) {
+	eachBackend(t, func(t *testing.T, dsn string) {
+		old := openList(t, dsn, migrations[:16])
+		if err := old.db.Exec(`INSERT INTO groups (id, name, created_at) VALUES ('theirsaaaaaaaaaaaaaaaaaaaaaaaaaa', 'Our table', ?)`,
+			time.Date(2025, 9, 1, 19, 0, 0, 0, time.UTC)).Error; err != nil {
+			t.Fatal(err)
+		}
+		old.Close()
+
+		s := openStore(t, dsn)
+		for id, want := range map[string]string{DefaultGroup: "Our group", "theirsaaaaaaaaaaaaaaaaaaaaaaaaaa": "Our table"} {
+			if g, err := s.FindGroup(ctx, id); err != nil || g.Name != want {
+				t.Errorf("group %s after the upgrade = %+v, %v; want it named %q", id, g, err, want)
+			}
+		}
+	})
+}

@@ -23,7 +23,7 @@ func newBrowserIn(t *testing.T, base, lang string) *browser {
 // may show when the app speaks another language.
 var englishOnHome = []string{
 	"Score a game", "Enter the final boards", "Everyone on their own phone", "Start a table", "Have a table code?",
-	"Join", "What your group played", "History", "Leaderboards", "Log a past play", "players", "Our table", "Language",
+	"Join", "What your group played", "History", "Leaderboards", "Log a past play", "players", "Our group", "Language",
 }
 
 // switchLanguage picks a language in the home screen's switch, as a tap

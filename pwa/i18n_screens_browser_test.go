@@ -61,7 +61,7 @@ func TestBrowserSpanishHomeAndScore(t *testing.T) {
 	b.do(chromedp.Navigate(base + "/"))
 	b.homeIn("es", "Puntuar una partida")
 	speaks(t, "Spanish home screen", b.wordsIn("main"), englishOnHome,
-		[]string{"Abrir una mesa", "¿Tienes un código de mesa?", "Historial", "Clasificaciones", "1–4 jugadores", "Nuestra mesa", "Idioma de la aplicación"})
+		[]string{"Abrir una mesa", "¿Tienes un código de mesa?", "Historial", "Clasificaciones", "1–4 jugadores", "Nuestro grupo", "Idioma de la aplicación"})
 
 	b.do(chromedp.Navigate(base+"/score/insectarium"),
 		chromedp.WaitVisible(chromedp.CSS(`#panel-0 button.card[data-pointer="/players/0/board/grid/0/0"]`)))
@@ -94,11 +94,11 @@ func TestBrowserSpanishHomeAndScore(t *testing.T) {
 // none of which may show in another language.
 var englishInHistory = map[string][]string{
 	"groups": {"Groups", "A group keeps", "Invite ›", "Create a group", "Name of the new group", "Create group", "Join a group",
-		"Invite link", "Or scan", "Our table", "Invite and data of", "Thursday board games", "Home"},
+		"Invite link", "Or scan", "Our group", "Invite and data of", "Thursday board games", "Home"},
 	"group": {"Current group", "New tables and plays are kept here", "Invite link", "Copy", "Your data", "Download JSON",
-		"Plays as CSV", "Import a group", "Show the QR code bigger", "QR code that opens", "Our table", "Groups"},
+		"Plays as CSV", "Import a group", "Show the QR code bigger", "QR code that opens", "Our group", "Groups"},
 	"history": {"History", "All games", "Everyone", "Location", "Anywhere", "Load more", "Plays, newest first", "Log a past play",
-		"(won)", "Our table", "switch, invite", "Home"},
+		"(won)", "Our group", "switch, invite", "Home"},
 	"play": {"Finished", "Length", "Notes", "No notes", "Edit notes", "Winner", "Breakdown", "Category", "Rows", "Columns",
 		"Unused tokens", "Display Tool bonuses", "Tiebreak", "Tap a number", "Share", "Edit boards", "Rematch", "Delete",
 		"Why?", "rank 1", "points", "Standings", "History"},
@@ -133,7 +133,7 @@ func TestBrowserHistoryInGermanAndSpanish(t *testing.T) {
 
 	native := map[string]map[string][]string{
 		"de": {
-			"groups":  {"Gruppen", "Unser Tisch", "Aktuell", "Eine Gruppe anlegen", "Einladung und Daten von Unser Tisch", "Einer Gruppe beitreten"},
+			"groups":  {"Gruppen", "Unsere Spielerunde", "Aktuell", "Eine Gruppe anlegen", "Einladung und Daten von Unsere Spielerunde", "Einer Gruppe beitreten"},
 			"group":   {"Aktuelle Gruppe", "Einladungslink", "Kopieren", "Deine Daten", "JSON herunterladen", "Partien als CSV", "QR-Code größer zeigen"},
 			"history": {"Verlauf", "Alle Spiele", "Überall", "Mehr laden", "Partien, neueste zuerst", "(gewonnen)", "Frühere Partie eintragen"},
 			"play": {"Beendet", "Dauer", "40 Min.", "Keine Notizen.", "Sieger", "Aufschlüsselung", "Reihen", "Unbenutzte Marker",
@@ -145,7 +145,7 @@ func TestBrowserHistoryInGermanAndSpanish(t *testing.T) {
 				"Umbenennen", "Zusammenführen mit", "Punkte", "Ana lag vorne", "gewerteten Partien"},
 		},
 		"es": {
-			"groups":  {"Grupos", "Nuestra mesa", "Actual", "Crear un grupo", "Invitación y datos de Nuestra mesa", "Unirse a un grupo"},
+			"groups":  {"Grupos", "Nuestro grupo", "Actual", "Crear un grupo", "Invitación y datos de Nuestro grupo", "Unirse a un grupo"},
 			"group":   {"Grupo actual", "Enlace de invitación", "Copiar", "Tus datos", "Descargar JSON", "Partidas en CSV", "Mostrar el código QR más grande"},
 			"history": {"Historial", "Todos los juegos", "En cualquier lugar", "Cargar más", "Partidas, las más recientes primero", "(ganó)", "Anotar una partida pasada"},
 			"play": {"Terminada", "Duración", "Sin notas.", "Ganador", "Desglose", "Filas", "Fichas sin usar", "Desempate",

@@ -197,9 +197,8 @@ func TestBrowserKeptInHistory(t *testing.T) {
 	entry := quickEntry(t, seedPlayer{"Ana", fullHotel}, seedPlayer{"Ben", partHotel})
 	b.do(chromedp.Evaluate[chromedp.Void](`localStorage.setItem('insectscore:score:insektenhotel', `+js(entry)+`)`),
 		chromedp.Navigate(base+"/score/insektenhotel/results"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=keep-play]`)))
-	b.do(chromedp.Click(chromedp.CSS(`[data-testid=keep-play]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=save-play]`)))
-	b.waitTextNow(`#tab-0 .tab-total`, "6")
-	b.do(chromedp.Click(chromedp.CSS(`[data-testid=save-play]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=play-meta]`)))
+	b.do(chromedp.Click(chromedp.CSS(`[data-testid=keep-play]`)), chromedp.WaitVisible(chromedp.CSS(`a[data-testid=kept-play]`)))
+	b.do(chromedp.Click(chromedp.CSS(`a[data-testid=kept-play]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=play-meta]`)))
 	play := strings.TrimPrefix(b.location(), base+"/plays/")
 
 	b.do(chromedp.Navigate(base+"/score/insektenhotel/results"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=kept-play]`)))

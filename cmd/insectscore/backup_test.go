@@ -350,7 +350,7 @@ func TestGroupsCommand(t *testing.T) {
 			}
 			w := len(friday.ID)
 			want := fmt.Sprintf("%-*s  NAME         PLAYS\n", w, "ID") +
-				fmt.Sprintf("%-*s  Our table        1\n", w, "default") +
+				fmt.Sprintf("%-*s  Our group        1\n", w, "default") +
 				fmt.Sprintf("%-*s  Friday club      2\n", w, friday.ID) +
 				fmt.Sprintf("%-*s  Zoë's Käfer      0\n", w, zoe.ID)
 			if out != want {
@@ -405,7 +405,7 @@ func TestGroupsCommandQuotes(t *testing.T) {
 	}
 	w := len(g.ID)
 	want := fmt.Sprintf("%-*s  NAME                 PLAYS\n", w, "ID") +
-		fmt.Sprintf("%-*s  Our table                0\n", w, "default") +
+		fmt.Sprintf("%-*s  Our group                0\n", w, "default") +
 		fmt.Sprintf("%-*s  \"\\u202ebulc yadirF\"      0\n", w, g.ID)
 	if out != want {
 		t.Errorf("groups printed\n%s\nwant\n%s", out, want)

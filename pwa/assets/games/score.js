@@ -22,16 +22,17 @@ import { navigate } from '../router.js';
 /** @typedef {import('../sync/http.js').Spec} Spec */
 /** @typedef {import('../sync/kept.js').Entry} Entry */
 /** @typedef {import('./forms.js').BoardForm} BoardForm */
-/** @typedef {(spec: Spec, entry: Entry) => HTMLElement} KeepInHistory */
+/** @typedef {(spec: Spec, form: BoardForm, entry: Entry, host: HTMLElement) => HTMLElement} KeepInHistory */
 
 /**
  * scoreScreen draws the board entry ("edit") or results view of a game.
  * @param {HTMLElement} root
  * @param {string} game
  * @param {'edit' | 'results'} view
- * @param {KeepInHistory} keep the results' way into the group's history
- *   (history/logplay.js's keepInHistory, handed in by the app: games/ sits
- *   below history/ and imports none of it)
+ * @param {KeepInHistory} keep the results' way into the group's history,
+ *   and what stands there once the game is kept (history/logplay.js's
+ *   keepInHistory, handed in by the app: games/ sits below history/ and
+ *   imports none of it)
  * @returns {Promise<() => void>} cleanup
  */
 export async function scoreScreen(root, game, view, keep) {
@@ -164,7 +165,7 @@ async function resultsView(root, spec, form, entry, keep) {
     replace(body, renderResults(spec, res, entry, res.complete ? {
       actions: [
         h('a', { class: 'btn', href: `/score/${spec.id}` }, t('ui.score.editBoards')),
-        entry.kept ? keptButton(entry) : keep(spec, entry),
+        keep(spec, form, entry, root),
         rematchButton(root, spec, entry.players.map((p) => p.name), entry.variants),
         h('a', { class: 'btn btn-quiet', href: '/' }, t('ui.score.anotherGame'))],
       share: { when: new Date() },
@@ -190,17 +191,6 @@ async function resultsView(root, spec, form, entry, keep) {
 function whoIs(entry, pointer) {
   const i = playerOf(pointer);
   return i >= 0 ? `${playerName(entry.players[i], i)}: ` : '';
-}
-
-/**
- * keptButton stands where "Keep in history" was once the game is kept: it
- * opens the logged play, or waits (disabled) while the play is on its way.
- * @param {Entry} entry
- */
-function keptButton(entry) {
-  return entry.keptPlay
-    ? h('a', { class: 'btn', href: `/plays/${entry.keptPlay}`, dataset: { testid: 'kept-play' } }, t('ui.score.keptLink'))
-    : h('button', { type: 'button', class: 'btn', disabled: true, dataset: { testid: 'kept-play' } }, t('ui.score.kept'));
 }
 
 /**

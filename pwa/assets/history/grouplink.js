@@ -48,11 +48,19 @@ export function groupLink(cls = 'group-link') {
 }
 
 /**
- * groupTitle is a group's name as shown: the default group, which the
- * server names "Our table" when it creates it, in the app's language.
+ * serverNames are the names the server gives the default group when it
+ * creates it: "Our group", and "Our table" before migration 17 (a phone
+ * may have kept it). Nobody chooses them, so the app says them in its
+ * own language. "Table" is a live game here, not a group.
+ */
+const serverNames = ['Our group', 'Our table'];
+
+/**
+ * groupTitle is a group's name as shown: the default group's, as the
+ * server names it, in the app's language.
  * @param {string} id
  * @param {string} name as the server has it
  */
 export function groupTitle(id, name) {
-  return id === DEFAULT_GROUP && (!name || name === 'Our table') ? t('ui.group.default') : name;
+  return id === DEFAULT_GROUP && (!name || serverNames.includes(name)) ? t('ui.group.default') : name;
 }

@@ -3,7 +3,8 @@
 // (boardset.js), with the group's players offered as names, when it
 // finished and how long it took. Saving sends the play to the history
 // (POST, or PUT to edit), and what the server refuses is shown at the
-// field it names.
+// field it names. A quick score's results keep their game in one tap
+// (keepInHistory), without this form.
 //
 //   /plays/new[?game=…]   log a past play (a draft survives a reload)
 //   /plays/{id}/edit      edit a recorded play
@@ -11,10 +12,13 @@
 import { h, replace, uid } from '../ui/dom.js';
 import { t } from '../ui/i18n.js';
 import { ApiError } from '../sync/http.js';
-import { currentGroup, markKept, unmarkKept } from '../sync/kept.js';
+import { currentGroup, loadEntry, markKept, saveEntry, unmarkKept } from '../sync/kept.js';
 import { editPlay, getPlay, logPlay } from '../sync/history.js';
 import { getGame, listGames } from '../sync/games.js';
-import { register } from '../sync/outbox.js';
+import { pending, register, subscribeOutbox } from '../sync/outbox.js';
+import { openSheet } from '../ui/sheet.js';
+import { clearProblems, markProblems } from '../ui/problems.js';
+import { foldName } from '../ui/names.js';
 import { getLocal as get, putLocal as put, removeLocal as remove } from '../sync/local.js';
 import { navigate } from '../router.js';
 import { field, segmented } from '../ui/widgets.js';
@@ -87,14 +91,17 @@ function saveDraft(d) {
 
 // A play handed to the outbox that the server then refuses goes back into
 // the draft, so nothing typed is lost (unless another draft was begun),
-// and a quick score it kept can be kept again. Once the server has it,
-// the quick score it kept leads to it.
+// and a quick score it kept can be kept again. A quick score kept in one
+// tap (meta.quick) that still holds the play needs no draft: its results
+// offer to keep it again. Once the server has it, the quick score it kept
+// leads to it.
 register('logPlay', {
   delivered(op, play) {
     if (op.meta?.from && play?.id) markKept(op.meta.from, op.meta.kept, play.id);
   },
   refused(op) {
-    if (op.meta?.from) unmarkKept(op.meta.from, op.meta.kept);
+    const back = op.meta?.from ? unmarkKept(op.meta.from, op.meta.kept) : false;
+    if (back && op.meta?.quick) return;
     const req = op.body;
     if (loadDraft() || !req || typeof req.game !== 'string') return;
     saveDraft({
@@ -125,27 +132,149 @@ async function afterSave(sent, done) {
 }
 
 /**
- * keepInHistory is the quick-score results' way into the group's history:
- * it opens "Log a past play" with the boards filled in, so the names (the
- * group's players) and the date are checked before the play is saved.
+ * keepInHistory is the quick score's way into the group's history, in one
+ * tap: the play is logged as the results show it (the players as named,
+ * which the server matches to the group's players by name; their boards;
+ * the house rules; finished now) through the outbox, so it stays on the
+ * phone until the server has it and is logged once however often it is
+ * sent. A player left without a name is asked for one first, and only
+ * that. The results are then drawn again: they say the game is kept and
+ * lead to the play, where its date, notes and boards can be changed.
  * @param {Spec} spec
- * @param {{players: {name: string, board: any}[], variants: Object<string, number>}} entry
+ * @param {BoardForm} form
+ * @param {import('../sync/kept.js').Entry} entry the quick score as kept on the phone
+ * @param {HTMLElement} host where the sheet asking for names opens
+ * @returns {HTMLElement}
  */
-export function keepInHistory(spec, entry) {
-  return h('button', {
+export function keepInHistory(spec, form, entry, host) {
+  if (entry.kept) return keptControl(spec, entry);
+  let asking = false;
+  const btn = /** @type {HTMLButtonElement} */ (h('button', {
     type: 'button', class: 'btn', dataset: { testid: 'keep-play' },
     on: {
       click: () => {
-        saveDraft({
-          game: spec.id, variants: { ...entry.variants }, finished: localInput(new Date()), minutes: '', active: 0, from: spec.id,
-          notes: '', location: '', startPlayer: '',
-          // "Player 2" is the quick-score's placeholder, not somebody's name.
-          players: entry.players.map((p) => ({ name: /^Player \d+$/.test(p.name.trim()) ? '' : p.name, board: structuredClone(p.board) })),
-        });
-        navigate(`/plays/new?game=${spec.id}`);
+        if (btn.disabled || entry.kept || asking) return;
+        const unnamed = entry.players.flatMap((p, i) => (p.name.trim() ? [] : [i]));
+        if (!unnamed.length) {
+          keep();
+          return;
+        }
+        asking = true;
+        askNames(host, entry, unnamed, keep, () => { asking = false; });
       },
     },
-  }, t('ui.log.keep'));
+  }, t('ui.log.keep')));
+  return btn;
+
+  async function keep() {
+    if (entry.kept) return;
+    btn.disabled = true;
+    btn.setAttribute('aria-busy', 'true');
+    // Marked at once, on the phone: a second tap, or a reload while the
+    // play waits for the server, does not log it again.
+    const kept = new Date().toISOString();
+    entry.kept = kept;
+    saveEntry(spec.id, entry);
+    const sent = logPlay(currentGroup(), {
+      game: spec.id, variants: { ...entry.variants }, finishedAt: kept,
+      players: entry.players.map((p) => ({ name: p.name.trim(), board: boardRequest(form, p.board) })),
+    }, { from: spec.id, kept, quick: '1' });
+    // A refusal is the outbox's to say; the results then offer to keep
+    // the game again.
+    const answered = await Promise.race([sent.then(() => true, () => true), new Promise((r) => { setTimeout(() => r(false), patience); })]);
+    if (!btn.isConnected) return;
+    const still = loadEntry(spec.id)?.kept === kept;
+    navigate(location.pathname, { replace: true, notice: !still ? '' : answered ? t('ui.log.keptNow') : t('ui.log.keptOnPhone') });
+  }
+}
+
+/**
+ * keptControl stands where "Keep in history" was once the game is kept: it
+ * opens the play, or, while the play waits for the server, is disabled and
+ * turns into the way to the play as soon as the server has it.
+ * @param {Spec} spec
+ * @param {import('../sync/kept.js').Entry} entry
+ * @returns {HTMLElement}
+ */
+function keptControl(spec, entry) {
+  const link = (/** @type {string} */ play) => h('a', { class: 'btn', href: `/plays/${play}`, dataset: { testid: 'kept-play' } }, t('ui.score.keptLink'));
+  if (entry.keptPlay) return link(entry.keptPlay);
+  const el = h('button', { type: 'button', class: 'btn', disabled: true, dataset: { testid: 'kept-play' } }, t('ui.score.kept'));
+  const mine = (/** @type {import('../sync/outbox.js').Op} */ op) => op.kind === 'logPlay' && op.meta?.from === spec.id && op.meta?.kept === entry.kept;
+  let shown = false;
+  const stop = subscribeOutbox(() => {
+    if (el.isConnected) shown = true;
+    else if (shown) {
+      stop();
+      return;
+    }
+    if (pending(mine).length) return;
+    // The outbox is done with it: its handlers have marked the entry by
+    // the time this runs.
+    setTimeout(() => {
+      const now = loadEntry(spec.id);
+      if (!el.isConnected) return;
+      if (now?.kept === entry.kept && now.keptPlay) el.replaceWith(link(now.keptPlay));
+      else if (!now?.kept) navigate(location.pathname, { replace: true });
+      else return;
+      stop();
+    }, 0);
+  });
+  return el;
+}
+
+/**
+ * askNames asks for the names of the players a quick score left unnamed
+ * (a play in history is counted by name), offering the group's players,
+ * and goes on once each has a name of their own.
+ * @param {HTMLElement} host
+ * @param {import('../sync/kept.js').Entry} entry
+ * @param {number[]} unnamed the players without a name
+ * @param {() => void} done
+ * @param {() => void} closed the sheet is gone, whether or not it went on
+ */
+function askNames(host, entry, unnamed, done, closed) {
+  const listId = uid('names');
+  const datalist = h('datalist', { id: listId });
+  knownPlayers(currentGroup()).then((names) => replace(datalist, names.map((n) => h('option', { value: n }))), () => { /* names are typed */ });
+  const inputs = unnamed.map((i) => /** @type {HTMLInputElement} */ (h('input', {
+    id: uid('name'), type: 'text', list: listId, maxlength: 40, autocomplete: 'off', spellcheck: 'false', dataset: { testid: `keep-name-${i}` },
+  })));
+  const formId = uid('keep-names');
+  const body = h('form', { id: formId, novalidate: true, on: { submit } },
+    h('p', {}, t('ui.log.nameThem')),
+    datalist,
+    unnamed.map((i, k) => field({ label: t('ui.score.playerN', { n: i + 1 }), pointer: `/players/${i}/name`, control: inputs[k], id: inputs[k].id })));
+  const s = openSheet({
+    host, title: t('ui.log.whoPlayed'), body, onClose: closed,
+    actions: [
+      h('button', { type: 'button', class: 'btn', on: { click: () => s.close() } }, t('ui.common.cancel')),
+      h('button', { type: 'submit', form: formId, class: 'btn btn-primary', dataset: { testid: 'keep-named' } }, t('ui.log.keep')),
+    ],
+  });
+
+  /** @param {Event} e */
+  function submit(e) {
+    e.preventDefault();
+    clearProblems(body);
+    const names = entry.players.map((p) => p.name.trim());
+    unnamed.forEach((i, k) => { names[i] = inputs[k].value.trim(); });
+    // A name typed twice is marked the second time; one a named player
+    // has already, at once.
+    const clash = (/** @type {number} */ i) => names.some((n, j) => j !== i && n && foldName(n) === foldName(names[i]) && (j < i || !unnamed.includes(j)));
+    const wrong = unnamed.flatMap((i, k) => {
+      if (!names[i]) return [{ k, pointer: `/players/${i}/name`, detail: t('ui.log.nameNeeded') }];
+      return clash(i) ? [{ k, pointer: `/players/${i}/name`, detail: t('ui.log.nameTwice', { name: names[i] }) }] : [];
+    });
+    if (wrong.length) {
+      markProblems(body, wrong, 'error');
+      inputs[wrong[0].k].focus();
+      return;
+    }
+    unnamed.forEach((i) => { entry.players[i].name = names[i]; });
+    s.close();
+    done();
+  }
 }
 
 /**

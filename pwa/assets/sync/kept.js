@@ -198,13 +198,15 @@ export function markKept(game, kept, play) {
  * game can be kept again.
  * @param {string} game
  * @param {string} kept
+ * @returns {boolean} whether the entry was the one kept (it still holds the play)
  */
 export function unmarkKept(game, kept) {
   const e = loadEntry(game);
-  if (!e || e.kept !== kept) return;
+  if (!e || e.kept !== kept) return false;
   delete e.kept;
   delete e.keptPlay;
   saveEntry(game, e);
+  return true;
 }
 
 /**
