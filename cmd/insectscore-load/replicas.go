@@ -37,7 +37,7 @@ func replicas(args []string) error {
 	steady := fs.Duration("steady", 30*time.Second, "writing before anything is disturbed")
 	phase := fs.Duration("phase", 15*time.Second, "length of each later phase")
 	kill := fs.Bool("kill", false, "kill -9 a replica after -steady, restart it after -phase")
-	reopen := fs.Float64("reopen", 0.1, "share of the streams reopened after the restart")
+	join := fs.Float64("join", 0.1, "with -kill, more streams opened once the killed replica is ready again, as a share of -tables×-streams")
 	pgRestart := fs.Bool("pg-restart", false, "restart the machine's PostgreSQL (pg_ctlcluster … restart -m fast) mid-run: other programs using it see it too")
 	pgEnd := fs.Duration("pg-end", 0, "for this long, end every PostgreSQL session of the replicas (pg_terminate_backend) mid-run")
 	verbose := fs.Bool("v", false, "show the servers' logs")
@@ -92,7 +92,7 @@ func replicas(args []string) error {
 		return err
 	}
 	l := cluster.Load{Tables: *tables, StreamsPerTable: *perTable, WritesPerSecond: *rate, Steady: *steady, Phase: *phase,
-		Kill: *kill, Reopen: *reopen, Logf: func(format string, a ...any) {
+		Kill: *kill, Join: *join, Logf: func(format string, a ...any) {
 			fmt.Fprintf(os.Stderr, time.Now().Format("15:04:05.000 ")+format+"\n", a...)
 		}}
 	switch {
@@ -171,6 +171,12 @@ func printReport(w io.Writer, r *cluster.Report) {
 			ms(r.Disrupted), r.Unavailable, ms(r.FirstUnavailable), ms(r.LastUnavail))
 	}
 	fmt.Fprintf(w, "per replica (requests, streams): %v\n", r.PerReplica)
+	if len(r.Breaks) > 0 {
+		fmt.Fprintf(w, "streams ended or refused: %v\n", r.Breaks)
+	}
+	if len(r.BalancerErrors) > 0 {
+		fmt.Fprintf(w, "balancer: errors from the replicas: %v\n", r.BalancerErrors)
+	}
 }
 
 func quantilesOf(d []time.Duration) [3]time.Duration {

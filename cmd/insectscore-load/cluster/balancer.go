@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -35,6 +36,9 @@ type Balancer struct {
 	Retried atomic.Int64
 	// Failed counts requests no replica answered (the client got 502).
 	Failed atomic.Int64
+	// Errors counts the replicas' transport errors, by error.
+	errMu  sync.Mutex
+	Errors map[string]int
 }
 
 // Backend is one replica as the balancer sees it.
@@ -87,9 +91,9 @@ func NewBalancer(names, hosts []string) (*Balancer, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Balancer{URL: "http://" + ln.Addr().String(), stop: make(chan struct{}),
+	b := &Balancer{URL: "http://" + ln.Addr().String(), stop: make(chan struct{}), Errors: map[string]int{},
 		tr: &http.Transport{
-			DialContext:         (&net.Dialer{Timeout: time.Second}).DialContext,
+			DialContext:         (&net.Dialer{Timeout: 5 * time.Second}).DialContext,
 			MaxIdleConns:        1024,
 			MaxIdleConnsPerHost: 256,
 			IdleConnTimeout:     30 * time.Second,
@@ -235,19 +239,24 @@ func (b *Balancer) RoundTrip(req *http.Request) (*http.Response, error) {
 		if req.Context().Err() != nil {
 			return nil, err
 		}
-		// A replica that does not answer is out until its next check.
-		be.setUp(false)
-		if !refused(err) && !idempotent(req) {
+		b.errMu.Lock()
+		b.Errors[be.Name+" "+req.Method+": "+strings.ReplaceAll(err.Error(), be.host, "replica")]++
+		b.errMu.Unlock()
+		// A replica that refuses connections is out until its next
+		// check says it is ready.
+		if refused(err) {
+			be.setUp(false)
+		} else if !idempotent(req) {
 			return nil, err
 		}
 		b.Retried.Add(1)
 	}
 }
 
-// refused says the request never reached the replica.
+// refused says the request never reached the replica: nothing listens.
 func refused(err error) bool {
 	var op *net.OpError
-	return errors.As(err, &op) && op.Op == "dial"
+	return errors.As(err, &op) && op.Op == "dial" && errors.Is(err, syscall.ECONNREFUSED)
 }
 
 func idempotent(r *http.Request) bool {

@@ -30,13 +30,14 @@ type Replica struct {
 	// Started is when its process last started.
 	Started time.Time
 
-	cmd  []string
-	env  []string
-	db   string
-	log  io.Writer
-	mu   sync.Mutex
-	proc *exec.Cmd
-	done chan struct{}
+	cmd   []string
+	env   []string
+	db    string
+	log   io.Writer
+	level string
+	mu    sync.Mutex
+	proc  *exec.Cmd
+	done  chan struct{}
 }
 
 // Cluster is the replicas and their balancer.
@@ -58,6 +59,8 @@ type Options struct {
 	Replicas int
 	// Log receives the servers' standard error; nil discards it.
 	Log io.Writer
+	// LogLevel is the servers' -log-level; "warn" when empty.
+	LogLevel string
 }
 
 // Start starts the replicas, waits until each answers /readyz, and puts
@@ -73,7 +76,10 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 		if err != nil {
 			return nil, err
 		}
-		r := &Replica{Name: fmt.Sprintf("r%d", i+1), Addr: addr, cmd: o.Server, env: o.Env, db: o.DB, log: o.Log}
+		r := &Replica{Name: fmt.Sprintf("r%d", i+1), Addr: addr, cmd: o.Server, env: o.Env, db: o.DB, log: o.Log, level: o.LogLevel}
+		if r.level == "" {
+			r.level = "warn"
+		}
 		if err := r.Start(); err != nil {
 			c.Stop()
 			return nil, err
@@ -118,7 +124,7 @@ func freeAddr() (string, error) {
 // Start starts the replica's process (again, after Kill).
 func (r *Replica) Start() error {
 	args := append(append([]string{}, r.cmd[1:]...), "serve", "-addr", r.Addr, "-db", r.db,
-		"-log-level", "warn", "-trusted-proxies", "127.0.0.1", "-max-streams", "20000")
+		"-log-level", r.level, "-trusted-proxies", "127.0.0.1", "-max-streams", "20000")
 	cmd := exec.Command(r.cmd[0], args...)
 	cmd.Env = append(os.Environ(), r.env...)
 	cmd.Stdout, cmd.Stderr = r.log, prefixed(r.log, r.Name)

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -32,10 +33,10 @@ type Load struct {
 	// Phase, how long each later phase lasts.
 	Steady, Phase time.Duration
 	// Kill kills the last replica (kill -9) after Steady, and starts it
-	// again after another Phase; Reopen streams (a share of all) are then
-	// closed and opened again, as phones that come back do.
-	Kill   bool
-	Reopen float64
+	// again after another Phase; once it is ready, Join more streams (a
+	// share of StreamsPerTable×Tables) open, as phones that join do.
+	Kill bool
+	Join float64
 	// Disrupt, when set, is run after the kill's phases (or after
 	// Steady): it takes the database away for a while (a PostgreSQL
 	// restart, its connections ended) and returns when it is back.
@@ -85,7 +86,12 @@ type Report struct {
 	FirstUnavailable, LastUnavail time.Duration
 	Unavailable                   int
 	Retried, BalancerFailed       int64
-	PerReplica                    map[string][2]int64
+	// Breaks counts why streams ended or did not open, by error.
+	Breaks map[string]int
+	// BalancerErrors are the balancer's transport errors, by replica,
+	// method and error.
+	BalancerErrors map[string]int
+	PerReplica     map[string][2]int64
 }
 
 // Phase is the delivery of the writes sent in one phase: from the
@@ -143,13 +149,15 @@ type sample struct {
 type stream struct {
 	t    *table
 	addr string
-	mu   sync.Mutex
+	// late says the stream opens after the restart, and opened when.
+	late   bool
+	opened time.Time
+	mu     sync.Mutex
 	// samples are the versions it saw, the first time it saw each.
 	samples   []sample
 	backwards bool
 	backend   string
 	lastID    string
-	reopen    chan struct{}
 }
 
 // run is one load in progress.
@@ -167,12 +175,19 @@ type run struct {
 	reconn   []time.Duration
 	tries    int
 	unavail  []time.Time
+	breaks   map[string]int
 	logf     func(string, ...any)
+}
+
+func (r *run) broke(why string) {
+	r.mu.Lock()
+	r.breaks[why]++
+	r.mu.Unlock()
 }
 
 // Run runs l against c and reports what it found.
 func Run(ctx context.Context, c *Cluster, l Load) (*Report, error) {
-	r := &run{c: c, l: l, statuses: map[int]int{}, logf: l.Logf}
+	r := &run{c: c, l: l, statuses: map[int]int{}, breaks: map[string]int{}, logf: l.Logf}
 	if r.logf == nil {
 		r.logf = func(string, ...any) {}
 	}
@@ -187,8 +202,10 @@ func Run(ctx context.Context, c *Cluster, l Load) (*Report, error) {
 	var swg sync.WaitGroup
 	for _, t := range r.tables {
 		for _, s := range t.streams {
-			swg.Add(1)
-			go func() { defer swg.Done(); r.follow(sctx, s) }()
+			if !s.late {
+				swg.Add(1)
+				go func() { defer swg.Done(); r.follow(sctx, s) }()
+			}
 		}
 	}
 	defer func() { stopStreams(); swg.Wait() }()
@@ -197,7 +214,10 @@ func Run(ctx context.Context, c *Cluster, l Load) (*Report, error) {
 	}
 	r.logf("%d streams open on %d tables", len(r.tables)*l.StreamsPerTable, len(r.tables))
 
-	rep := &Report{Tables: len(r.tables), Streams: len(r.tables) * l.StreamsPerTable}
+	rep := &Report{Tables: len(r.tables)}
+	for _, t := range r.tables {
+		rep.Streams += len(t.streams)
+	}
 	wctx, stopWrites := context.WithCancel(ctx)
 	defer stopWrites()
 	var wwg sync.WaitGroup
@@ -231,7 +251,17 @@ func Run(ctx context.Context, c *Cluster, l Load) (*Report, error) {
 		}
 		reqs0, streams0 := be.Requests.Load(), be.Streams.Load()
 		total0 := r.totalRequests()
-		r.reopen(l.Reopen)
+		late := 0
+		for _, t := range r.tables {
+			for _, s := range t.streams {
+				if s.late {
+					late++
+					swg.Add(1)
+					go func() { defer swg.Done(); r.follow(sctx, s) }()
+				}
+			}
+		}
+		r.logf("%d more streams open", late)
 		sleep(ctx, l.Phase)
 		rep.AfterRestartRequests = be.Requests.Load() - reqs0
 		rep.AfterRestartStreams = be.Streams.Load() - streams0
@@ -372,7 +402,15 @@ func (r *run) setup(ctx context.Context) error {
 	}
 	for _, t := range r.tables {
 		for k := range r.l.StreamsPerTable {
-			t.streams = append(t.streams, &stream{t: t, addr: phoneAddr(t.i, k), reopen: make(chan struct{}, 1)})
+			t.streams = append(t.streams, &stream{t: t, addr: phoneAddr(t.i, k)})
+		}
+	}
+	if r.l.Kill {
+		// The phones that join after the restart, spread over the tables.
+		n := int(r.l.Join * float64(len(r.tables)*r.l.StreamsPerTable))
+		for j := range n {
+			t := r.tables[j*len(r.tables)/max(n, 1)]
+			t.streams = append(t.streams, &stream{t: t, addr: phoneAddr(t.i, len(t.streams)), late: true})
 		}
 	}
 	r.logf("%d tables started", len(r.tables))
@@ -518,11 +556,15 @@ func (r *run) open(ctx context.Context, s *stream, retry *time.Duration, broke *
 	s.mu.Unlock()
 	resp, err := r.sclient.Do(req)
 	if err != nil {
+		if ctx.Err() == nil {
+			r.broke("open: " + err.Error())
+		}
 		return false
 	}
 	defer resp.Body.Close()
 	r.count(resp.StatusCode, resp.Header)
 	if resp.StatusCode != http.StatusOK {
+		r.broke("open: " + resp.Status)
 		return false
 	}
 	if !broke.IsZero() {
@@ -533,14 +575,10 @@ func (r *run) open(ctx context.Context, s *stream, retry *time.Duration, broke *
 	}
 	s.mu.Lock()
 	s.backend = resp.Header.Get(BackendHeader)
+	if s.opened.IsZero() {
+		s.opened = time.Now()
+	}
 	s.mu.Unlock()
-	go func() {
-		select {
-		case <-s.reopen:
-			cancel()
-		case <-rctx.Done():
-		}
-	}()
 	lines := bufio.NewReaderSize(resp.Body, 64<<10)
 	for {
 		line, err := lines.ReadSlice('\n')
@@ -551,6 +589,9 @@ func (r *run) open(ctx context.Context, s *stream, retry *time.Duration, broke *
 			continue
 		}
 		if err != nil {
+			if ctx.Err() == nil {
+				r.broke("read: " + err.Error())
+			}
 			return true
 		}
 		switch {
@@ -591,7 +632,7 @@ func (r *run) waitStreams(ctx context.Context, within time.Duration) error {
 		missing := 0
 		for _, t := range r.tables {
 			for _, s := range t.streams {
-				if s.last() < 0 {
+				if !s.late && s.last() < 0 {
 					missing++
 				}
 			}
@@ -604,25 +645,6 @@ func (r *run) waitStreams(ctx context.Context, within time.Duration) error {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-// reopen closes a share of the streams, spread over the tables, so that
-// they open again through the balancer.
-func (r *run) reopen(share float64) {
-	n := 0
-	every := 1.0 / share
-	for i, t := range r.tables {
-		for k, s := range t.streams {
-			if share > 0 && float64(i*len(t.streams)+k) >= float64(n)*every {
-				n++
-				select {
-				case s.reopen <- struct{}{}:
-				default:
-				}
-			}
-		}
-	}
-	r.logf("reopened %d streams", n)
 }
 
 type finalTable struct {
@@ -698,6 +720,9 @@ func (r *run) report(rep *Report, final []finalTable, killed *Replica) {
 			p.Writes++
 			var seen time.Time
 			for _, s := range t.streams {
+				if s.late && (s.opened.IsZero() || s.opened.After(w.sentAt)) {
+					continue // it joined later, and had the table whole
+				}
 				k, _ := slices.BinarySearchFunc(s.samples, w.version, func(a sample, v int) int { return a.version - v })
 				if k == len(s.samples) {
 					seen = time.Time{}
@@ -754,6 +779,7 @@ func (r *run) report(rep *Report, final []finalTable, killed *Replica) {
 	rep.Phases = phases
 	r.mu.Lock()
 	rep.Statuses, rep.NoRetryAfter, rep.Reconnects, rep.ReconnectTries = r.statuses, r.noRetry, r.reconn, r.tries
+	rep.Breaks = r.breaks
 	r.mu.Unlock()
 	for status, n := range rep.Statuses {
 		if status >= 500 && status != http.StatusServiceUnavailable {
@@ -762,6 +788,9 @@ func (r *run) report(rep *Report, final []finalTable, killed *Replica) {
 	}
 	rep.ServerErrors += rep.NoRetryAfter
 	rep.Retried, rep.BalancerFailed = r.c.Balancer.Retried.Load(), r.c.Balancer.Failed.Load()
+	r.c.Balancer.errMu.Lock()
+	rep.BalancerErrors = maps.Clone(r.c.Balancer.Errors)
+	r.c.Balancer.errMu.Unlock()
 	rep.PerReplica = map[string][2]int64{}
 	for _, be := range r.c.Balancer.Backends() {
 		rep.PerReplica[be.Name] = [2]int64{be.Requests.Load(), be.Streams.Load()}
