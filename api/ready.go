@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -25,6 +26,11 @@ func (s *server) ready(c *fiber.Ctx) error {
 	ctx, cancel := context.WithTimeout(c.UserContext(), readyTimeout)
 	defer cancel()
 	if err := s.store.Ready(ctx); err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			// No answer in time (every connection busy, say): not
+			// ready, which is no fault of the server's.
+			return fmt.Errorf("%w: %w", models.ErrUnavailable, err)
+		}
 		return err
 	}
 	if l, ok := s.broker.(listener); ok && !l.Listening() {

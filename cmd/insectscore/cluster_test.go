@@ -5,6 +5,9 @@ import (
 	"crypto/rand"
 	"net/url"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -15,7 +18,7 @@ import (
 
 // TestReplicasSurviveKillAndDatabaseLoss runs three insectscore processes
 // on one PostgreSQL schema behind a round-robin balancer, with a few
-// hundred event streams following 60 tables while boards are written
+// hundred event streams following 50 tables while boards are written
 // through it: the small version of insectscore-load replicas. One replica
 // is killed (SIGKILL) and started again; then every database session of
 // the replicas is ended for two seconds, as a PostgreSQL restart would
@@ -30,9 +33,16 @@ func TestReplicasSurviveKillAndDatabaseLoss(t *testing.T) {
 	if base == "" {
 		t.Skip("set INSECTSCORE_TEST_POSTGRES to a PostgreSQL DSN (CI does)")
 	}
-	exe, err := os.Executable()
+	// The servers are built without the race detector: three of them
+	// under it do not keep up on two shared cores, and their packages'
+	// races are the other tests' to find.
+	exe := filepath.Join(t.TempDir(), "insectscore")
+	gobin, err := exec.LookPath("go")
 	if err != nil {
-		t.Fatal(err)
+		gobin = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	if out, err := exec.Command(gobin, "build", "-o", exe, "insectscore/cmd/insectscore").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	app := "insectscore-test-" + strings.ToLower(rand.Text()[:10])
 	u, err := url.Parse(pgtest.Schema(t, base))
@@ -43,12 +53,12 @@ func TestReplicasSurviveKillAndDatabaseLoss(t *testing.T) {
 	q.Set("application_name", app)
 	u.RawQuery = q.Encode()
 	ctx := context.Background()
-	c, err := cluster.Start(ctx, cluster.Options{Server: []string{exe}, Env: []string{"INSECTSCORE_TEST_MAIN=1"}, DB: u.String(), Replicas: 3, Log: testLog{t}, LogLevel: "error"})
+	c, err := cluster.Start(ctx, cluster.Options{Server: []string{exe}, DB: u.String(), Replicas: 3, Log: testLog{t}, LogLevel: "error"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Stop()
-	rep, err := cluster.Run(ctx, c, cluster.Load{Tables: 60, StreamsPerTable: 4, WritesPerSecond: 30, Steady: 3 * time.Second, Phase: 3 * time.Second,
+	rep, err := cluster.Run(ctx, c, cluster.Load{Tables: 50, StreamsPerTable: 4, WritesPerSecond: 20, Steady: 3 * time.Second, Phase: 3 * time.Second,
 		Kill: true, Join: 0.2, Logf: t.Logf,
 		Disrupt: func(ctx context.Context) error { return cluster.EndConnections(ctx, base, app, 2*time.Second) }})
 	if err != nil {
@@ -67,11 +77,11 @@ func TestReplicasSurviveKillAndDatabaseLoss(t *testing.T) {
 			t.Error(f)
 		}
 	}
-	if rep.Writes < 300 {
-		t.Errorf("%d writes acknowledged, want at least 300 of the ~500 sent", rep.Writes)
+	if rep.Writes < 200 {
+		t.Errorf("%d writes acknowledged, want at least 200 of the ~300 sent", rep.Writes)
 	}
-	if len(rep.Reconnects) < 50 {
-		t.Errorf("%d streams reconnected, want the killed replica's (~100) and the reopened ones", len(rep.Reconnects))
+	if len(rep.Reconnects) < 40 {
+		t.Errorf("%d streams reconnected, want the killed replica's (~65)", len(rep.Reconnects))
 	}
 	if rep.Unavailable == 0 {
 		t.Error("no write answered 503 while the database sessions were being ended: the outage was not seen")

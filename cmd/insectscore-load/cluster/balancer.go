@@ -159,7 +159,7 @@ func (b *Balancer) checks() {
 }
 
 func (b *Balancer) check(be *Backend) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, "GET", "http://"+be.host+"/readyz", nil)
 	resp, err := b.tr.RoundTrip(req)

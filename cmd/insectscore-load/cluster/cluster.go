@@ -88,7 +88,7 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 		names, hosts = append(names, r.Name), append(hosts, addr)
 	}
 	for _, r := range c.Replicas {
-		if _, err := r.WaitReady(ctx, 60*time.Second); err != nil {
+		if _, err := r.WaitReady(ctx, 2*time.Minute); err != nil {
 			c.Stop()
 			return nil, err
 		}
@@ -164,7 +164,8 @@ type Readiness struct {
 // WaitReady asks the replica's /readyz every 20 ms until it says 200.
 func (r *Replica) WaitReady(ctx context.Context, within time.Duration) (Readiness, error) {
 	var out Readiness
-	client := &http.Client{Timeout: time.Second}
+	// A loaded machine can take seconds to answer a probe.
+	client := &http.Client{Timeout: 5 * time.Second}
 	deadline := time.Now().Add(within)
 	r.mu.Lock()
 	started, done := r.Started, r.done

@@ -139,6 +139,9 @@ type write struct {
 	version        int
 	backend        string
 	acked, unknown bool
+	// unanswered says some try got no answer: it may have been saved
+	// later, even after the write was acknowledged on another try.
+	unanswered bool
 }
 
 type sample struct {
@@ -240,7 +243,7 @@ func Run(ctx context.Context, c *Cluster, l Load) (*Report, error) {
 		if err := killed.Start(); err != nil {
 			return nil, err
 		}
-		ready, err := killed.WaitReady(ctx, 60*time.Second)
+		ready, err := killed.WaitReady(ctx, 2*time.Minute)
 		if err != nil {
 			return nil, err
 		}
@@ -498,6 +501,7 @@ func (r *run) write(t *table, w *write) {
 		// No answer, or one that may have come after the write was
 		// done: its outcome is not known.
 		w.unknown = status == 0 || status >= 500
+		w.unanswered = w.unanswered || status == 0 || status == http.StatusBadGateway
 		t.mu.Unlock()
 		wait := 500 * time.Millisecond
 		if s, _ := strconv.Atoi(h.Get("Retry-After")); s > 0 {
@@ -750,19 +754,20 @@ func (r *run) report(rep *Report, final []finalTable, killed *Replica) {
 			s.mu.Unlock()
 		}
 		// What was acknowledged is stored: the table's version, and each
-		// seat's last acknowledged board unless a later write to the
-		// seat has an unknown outcome.
+		// seat's last acknowledged board, unless the board is that of a
+		// write to the seat whose outcome is not known (no answer came:
+		// it may have been saved after the last acknowledged one).
 		rep.StoredChecked++
 		bad := final[i].Version < maxAcked
 		for seat, w := range lastBySeat {
 			if seat >= len(final[i].Seats) || sameJSON(final[i].Seats[seat].Board, w.board) {
 				continue
 			}
-			later := false
+			unknown := false
 			for _, o := range t.writes {
-				later = later || o.seat == seat && o.unknown && o.sentAt.After(w.sentAt)
+				unknown = unknown || o.seat == seat && (o.unknown || o.unanswered) && sameJSON(final[i].Seats[seat].Board, o.board)
 			}
-			bad = bad || !later
+			bad = bad || !unknown
 		}
 		if bad {
 			rep.StoredBad++
