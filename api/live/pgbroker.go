@@ -33,9 +33,12 @@ type PGBroker struct {
 	id  string
 	log *slog.Logger
 
-	mu     sync.Mutex
-	source func(ctx context.Context, code string) (Event, error)
-	send   *pgx.Conn
+	// source is set apart from mu, which a NOTIFY holds: reading a
+	// table changed elsewhere does not wait for this replica's own.
+	source atomic.Pointer[func(ctx context.Context, code string) (Event, error)]
+
+	mu   sync.Mutex
+	send *pgx.Conn
 	// unsent are the tables whose change could not be told to the other
 	// replicas (the database was away): told again until it is.
 	unsent map[string]int
@@ -84,9 +87,7 @@ func (b *PGBroker) Listening() bool { return b.listening.Load() }
 // SetSource gives the broker the way to build a table's current event,
 // for changes made on other replicas.
 func (b *PGBroker) SetSource(fn func(ctx context.Context, code string) (Event, error)) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.source = fn
+	b.source.Store(&fn)
 }
 
 // Publish hands ev to this replica's streams and tells the other replicas
@@ -233,13 +234,11 @@ func (b *PGBroker) rebuild(ctx context.Context, code string) error {
 	if !b.follows(code) {
 		return nil
 	}
-	b.mu.Lock()
-	source := b.source
-	b.mu.Unlock()
+	source := b.source.Load()
 	if source == nil {
 		return nil
 	}
-	ev, err := source(ctx, code)
+	ev, err := (*source)(ctx, code)
 	if err != nil {
 		return err
 	}

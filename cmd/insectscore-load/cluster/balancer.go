@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httputil"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -201,6 +202,10 @@ func (b *Balancer) pick(tried map[*Backend]bool) *Backend {
 
 var errNoReplica = errors.New("balancer: no replica is ready")
 
+// localAddr is the balancer's own end of a connection in an error, left
+// out so that errors of one kind count together.
+var localAddr = regexp.MustCompile(`127\.0\.0\.1:\d+->`)
+
 // RoundTrip sends one proxied request to a ready replica, and to the next
 // one when that is safe (see Balancer).
 func (b *Balancer) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -240,7 +245,7 @@ func (b *Balancer) RoundTrip(req *http.Request) (*http.Response, error) {
 			return nil, err
 		}
 		b.errMu.Lock()
-		b.Errors[be.Name+" "+req.Method+": "+strings.ReplaceAll(err.Error(), be.host, "replica")]++
+		b.Errors[be.Name+" "+req.Method+": "+localAddr.ReplaceAllString(strings.ReplaceAll(err.Error(), be.host, "replica"), "")]++
 		b.errMu.Unlock()
 		// A replica that refuses connections is out until its next
 		// check says it is ready.
