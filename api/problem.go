@@ -167,6 +167,10 @@ func unavailableProblem(err error) problem {
 		msg = say("the database is read-only at the moment: nothing can be saved; try again later")
 	case errors.Is(err, models.ErrDiskFull):
 		msg = say("the server's disk is full: nothing new can be saved until room is made; try again later")
+	case errors.Is(err, models.ErrUnreachable):
+		msg = say("the database cannot be reached at the moment: try again in a moment")
+	case errors.Is(err, errNotListening):
+		msg = say("this server does not hear the other servers' live updates yet: try again in a moment")
 	}
 	p := newProblem(fiber.StatusServiceUnavailable, msg, nil)
 	p.Type = "/api/problems/unavailable"

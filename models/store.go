@@ -25,10 +25,12 @@ import (
 	"context"
 	"crypto/rand"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,6 +71,10 @@ var (
 	// nothing of it was saved. Every write is an ErrUnavailable that also
 	// matches ErrDiskFull, and Ready says so, until a write succeeds.
 	ErrDiskFull = errors.New("models: the database's disk is full")
+	// ErrUnreachable means PostgreSQL cannot be reached: it refuses
+	// connections, is shutting down or starting (a restart), or the
+	// connection broke. Every such error is an ErrUnavailable too.
+	ErrUnreachable = errors.New("models: the database cannot be reached")
 )
 
 // VersionError is returned when a caller's If-Match version is stale, so
@@ -369,7 +375,7 @@ func openError(dsn string, err error) error {
 	case errReadOnlyKind:
 		return fmt.Errorf("%w: %s cannot be written (%s); insectscore needs to write the SQLite file and its directory, or a PostgreSQL primary",
 			ErrReadOnly, redact(dsn), driverCause(err))
-	case errBusyKind:
+	case errBusyKind, errGoneKind:
 		return fmt.Errorf("%w: %s is locked by another program or refuses connections (%s); try again when it is free",
 			ErrUnavailable, redact(dsn), driverCause(err))
 	}
@@ -619,6 +625,8 @@ func translate(err error) error {
 		return fmt.Errorf("%w: %w: %w", ErrUnavailable, ErrDiskFull, err)
 	case errBusyKind:
 		return fmt.Errorf("%w: %w", ErrUnavailable, err)
+	case errGoneKind:
+		return fmt.Errorf("%w: %w: %w", ErrUnavailable, ErrUnreachable, err)
 	}
 	return err
 }
@@ -630,11 +638,15 @@ const (
 	errBusyKind
 	errReadOnlyKind
 	errFullKind
+	errGoneKind
 )
 
 // unavailable sorts the driver errors that mean "not now" from the rest:
 // a lock held elsewhere past the busy timeout, a read-only database, a
-// full disk, a PostgreSQL that refuses connections or is shutting down.
+// full disk, a PostgreSQL that refuses connections or is shutting down,
+// or a connection to it that broke (a restart ends every session: a
+// statement in a transaction then fails with driver.ErrBadConn, which
+// database/sql cannot retry).
 func unavailable(err error) unavailableKind {
 	if _, kind, ok := sqliteError(err); ok {
 		return kind
@@ -646,17 +658,22 @@ func unavailable(err error) unavailableKind {
 			return errReadOnlyKind
 		case pe.Code == "53100": // disk_full
 			return errFullKind
+		case pe.Code == "57P01", pe.Code == "57P02", pe.Code == "57P03", // shutting down, starting up
+			strings.HasPrefix(pe.Code, "08"): // connection exception
+			return errGoneKind
 		case pe.Code == "55P03", // lock_not_available
-			pe.Code == "57P01", pe.Code == "57P02", pe.Code == "57P03", // shutting down, starting up
-			strings.HasPrefix(pe.Code, "08"), // connection exception
 			strings.HasPrefix(pe.Code, "53"): // insufficient resources: too many connections, disk full
 			return errBusyKind
 		}
 		return errOtherKind
 	}
-	var ce *pgconn.ConnectError
-	if errors.As(err, &ce) {
-		return errBusyKind
+	var (
+		ce *pgconn.ConnectError
+		oe *net.OpError
+	)
+	if errors.As(err, &ce) || errors.Is(err, driver.ErrBadConn) || errors.Is(err, pgconn.ErrConnClosed) ||
+		errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &oe) {
+		return errGoneKind
 	}
 	return errOtherKind
 }

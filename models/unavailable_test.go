@@ -3,14 +3,21 @@ package models
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"insectscore/models/pgtest"
 )
@@ -187,4 +194,41 @@ func withPGOption(t *testing.T, dsn, option string) string {
 	q.Set("options", strings.TrimSpace(q.Get("options")+" "+option))
 	u.RawQuery = q.Encode()
 	return u.String()
+}
+
+// TestUnreachableErrors: what a PostgreSQL restart does to the store's
+// connections (a session ended by the server, a statement on a connection
+// that broke inside a transaction, a server that is starting or refuses
+// connections) is ErrUnavailable and ErrUnreachable, which the API answers
+// 503 with Retry-After; before, driver.ErrBadConn was a 500. A lock not
+// available is ErrUnavailable but not unreachable, and other errors stay
+// as they are.
+func TestUnreachableErrors(t *testing.T) {
+	tests := []struct {
+		name                     string
+		err                      error
+		unavailable, unreachable bool
+	}{
+		{"session ended", &pgconn.PgError{Code: "57P01", Message: "terminating connection due to administrator command"}, true, true},
+		{"starting up", &pgconn.PgError{Code: "57P03", Message: "the database system is starting up"}, true, true},
+		{"connection exception", &pgconn.PgError{Code: "08006"}, true, true},
+		{"broken in a transaction", fmt.Errorf("commit: %w", driver.ErrBadConn), true, true},
+		{"connection closed", pgconn.ErrConnClosed, true, true},
+		{"refused", &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}, true, true},
+		{"cut off", fmt.Errorf("read: %w", io.ErrUnexpectedEOF), true, true},
+		{"lock not available", &pgconn.PgError{Code: "55P03"}, true, false},
+		{"a constraint", &pgconn.PgError{Code: "23503"}, false, false},
+		{"other", errors.New("something else"), false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := translate(tt.err)
+			if got := errors.Is(err, ErrUnavailable); got != tt.unavailable {
+				t.Errorf("ErrUnavailable = %v, want %v (%v)", got, tt.unavailable, err)
+			}
+			if got := errors.Is(err, ErrUnreachable); got != tt.unreachable {
+				t.Errorf("ErrUnreachable = %v, want %v (%v)", got, tt.unreachable, err)
+			}
+		})
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -32,9 +33,20 @@ type PGBroker struct {
 	id  string
 	log *slog.Logger
 
-	mu     sync.Mutex
-	source func(ctx context.Context, code string) (Event, error)
-	send   *pgx.Conn
+	// source is set apart from mu, which a NOTIFY holds: reading a
+	// table changed elsewhere does not wait for this replica's own.
+	source atomic.Pointer[func(ctx context.Context, code string) (Event, error)]
+
+	mu   sync.Mutex
+	send *pgx.Conn
+	// unsent are the tables whose change could not be told to the other
+	// replicas (the database was away): told again until it is.
+	unsent map[string]int
+
+	// listening says the listener is connected: while it is not, changes
+	// made on other replicas do not reach this one's streams.
+	listening atomic.Bool
+	refresh   *refresher
 
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -53,45 +65,94 @@ func NewPGBroker(ctx context.Context, dsn, channel string, log *slog.Logger) (*P
 	if _, err := rand.Read(id); err != nil {
 		return nil, err
 	}
-	b := &PGBroker{MemoryBroker: NewMemoryBroker(), dsn: dsn, channel: channel, id: hex.EncodeToString(id), log: log, done: make(chan struct{})}
+	b := &PGBroker{MemoryBroker: NewMemoryBroker(), dsn: dsn, channel: channel, id: hex.EncodeToString(id), log: log,
+		unsent: map[string]int{}, done: make(chan struct{})}
 	listen, err := b.listen(ctx)
 	if err != nil {
 		return nil, err
 	}
+	b.listening.Store(true)
 	lctx, cancel := context.WithCancel(context.Background())
 	b.cancel = cancel
+	b.refresh = newRefresher(lctx, b.rebuild, log)
 	go b.run(lctx, listen)
 	return b, nil
 }
 
+// Listening says whether changes made on the other replicas reach this
+// one: false from a lost connection to PostgreSQL until it is listening
+// again, and the tables its streams follow are being brought up to date.
+func (b *PGBroker) Listening() bool { return b.listening.Load() }
+
 // SetSource gives the broker the way to build a table's current event,
 // for changes made on other replicas.
 func (b *PGBroker) SetSource(fn func(ctx context.Context, code string) (Event, error)) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.source = fn
+	b.source.Store(&fn)
 }
 
-// Publish hands ev to this replica's streams and tells the other replicas.
+// Publish hands ev to this replica's streams and tells the other replicas
+// before it returns, so that a change acknowledged to its client has been
+// told. A notification that cannot be sent, on a fresh connection too, is
+// kept and sent again until it is: the change is saved, and the other
+// replicas' streams would otherwise miss it until the table's next one.
 func (b *PGBroker) Publish(code string, ev Event) {
 	b.MemoryBroker.Publish(code, ev)
-	payload := b.id + ":" + code + ":" + strconv.Itoa(ev.Version)
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if b.send == nil || b.send.IsClosed() {
-		conn, err := pgx.Connect(ctx, b.dsn)
-		if err != nil {
-			b.log.Warn("live updates: cannot reach PostgreSQL to notify other replicas", "err", err)
+	if err := b.notify(code, ev.Version); err != nil {
+		b.log.Warn("live updates: cannot tell the other replicas of a change; trying again", "code", code, "err", err)
+		if len(b.unsent) == 0 {
+			go b.resend()
+		}
+		b.unsent[code] = max(b.unsent[code], ev.Version)
+	}
+}
+
+// notify tells the other replicas of a change, on a new connection if the
+// one it had is broken; b.mu is held.
+func (b *PGBroker) notify(code string, version int) error {
+	payload := b.id + ":" + code + ":" + strconv.Itoa(version)
+	var err error
+	for try := 0; try < 2; try++ {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		if b.send == nil || b.send.IsClosed() {
+			b.send, err = pgx.Connect(ctx, b.dsn)
+		}
+		if err == nil {
+			if _, err = b.send.Exec(ctx, "SELECT pg_notify($1, $2)", b.channel, payload); err != nil {
+				b.send.Close(ctx)
+				b.send = nil
+			}
+		}
+		cancel()
+		if err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// resend sends the kept notifications until every one is sent, or the
+// broker closes.
+func (b *PGBroker) resend() {
+	for wait := 100 * time.Millisecond; ; wait = min(2*wait, 2*time.Second) {
+		select {
+		case <-b.done:
+			return
+		case <-time.After(wait):
+		}
+		b.mu.Lock()
+		for code, version := range b.unsent {
+			if b.notify(code, version) != nil {
+				break
+			}
+			delete(b.unsent, code)
+		}
+		left := len(b.unsent)
+		b.mu.Unlock()
+		if left == 0 {
 			return
 		}
-		b.send = conn
-	}
-	if _, err := b.send.Exec(ctx, "SELECT pg_notify($1, $2)", b.channel, payload); err != nil {
-		b.log.Warn("live updates: notify failed", "err", err)
-		b.send.Close(ctx)
-		b.send = nil
 	}
 }
 
@@ -131,8 +192,9 @@ func (b *PGBroker) run(ctx context.Context, conn *pgx.Conn) {
 		if ctx.Err() != nil {
 			return
 		}
+		b.listening.Store(false)
 		b.log.Warn("live updates: lost the PostgreSQL listener; reconnecting", "err", err)
-		for wait := 100 * time.Millisecond; ; wait = min(2*wait, 5*time.Second) {
+		for wait := 100 * time.Millisecond; ; wait = min(2*wait, time.Second) {
 			select {
 			case <-ctx.Done():
 				return
@@ -142,9 +204,13 @@ func (b *PGBroker) run(ctx context.Context, conn *pgx.Conn) {
 				break
 			}
 		}
-		for _, code := range b.followed() {
-			b.refresh(ctx, code)
-		}
+		// Listening again: a change from now on is heard. Those made
+		// meanwhile are read from the tables, each as soon as the
+		// database answers.
+		codes := b.followed()
+		b.refresh.all(codes)
+		b.listening.Store(true)
+		b.log.Info("live updates: listening again", "tables", len(codes))
 	}
 }
 
@@ -156,29 +222,28 @@ func (b *PGBroker) receive(ctx context.Context, conn *pgx.Conn) error {
 		}
 		from, rest, _ := strings.Cut(n.Payload, ":")
 		code, _, _ := strings.Cut(rest, ":")
-		if from != b.id && code != "" {
-			b.refresh(ctx, code)
+		if from != b.id && code != "" && b.follows(code) {
+			b.refresh.add(code)
 		}
 	}
 }
 
-// refresh rebuilds the event of a table this replica's streams follow.
-func (b *PGBroker) refresh(ctx context.Context, code string) {
+// rebuild reads a table this replica's streams follow, changed on
+// another replica, and hands its event to them.
+func (b *PGBroker) rebuild(ctx context.Context, code string) error {
 	if !b.follows(code) {
-		return
+		return nil
 	}
-	b.mu.Lock()
-	source := b.source
-	b.mu.Unlock()
+	source := b.source.Load()
 	if source == nil {
-		return
+		return nil
 	}
-	ev, err := source(ctx, code)
+	ev, err := (*source)(ctx, code)
 	if err != nil {
-		b.log.Warn("live updates: cannot rebuild a table changed on another replica", "code", code, "err", err)
-		return
+		return err
 	}
 	b.MemoryBroker.Publish(code, ev)
+	return nil
 }
 
 func (b *MemoryBroker) follows(code string) bool {

@@ -4,10 +4,14 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
+	"net/url"
 	"os"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // TestPGBrokerAcrossReplicas: an update published on one replica reaches
@@ -71,4 +75,95 @@ func waitEvent(t *testing.T, s *Subscription) Event {
 		t.Fatal("signalled without an event")
 	}
 	return ev
+}
+
+// TestPGBrokerListensAgain: while a replica's sessions are ended (as in a
+// PostgreSQL restart) it is not Listening, and a change made on another
+// replica meanwhile, whose notification it cannot hear, still reaches its
+// streams once it listens again: it reads every table they follow, and
+// reads again while the database is away.
+func TestPGBrokerListensAgain(t *testing.T) {
+	base := os.Getenv("INSECTSCORE_TEST_POSTGRES")
+	if base == "" {
+		t.Skip("set INSECTSCORE_TEST_POSTGRES to a PostgreSQL DSN (CI does)")
+	}
+	suffix := make([]byte, 6)
+	rand.Read(suffix)
+	channel := "insectscore_test_" + hex.EncodeToString(suffix)
+	app := channel // the application name of b's sessions
+	ctx := context.Background()
+	a, err := NewPGBroker(ctx, base, channel, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	u, _ := url.Parse(base)
+	q := u.Query()
+	q.Set("application_name", app)
+	u.RawQuery = q.Encode()
+	b, err := NewPGBroker(ctx, u.String(), channel, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	var version atomic.Int32
+	version.Store(1)
+	// b rebuilds a table as the database has it; a read fails while its
+	// sessions are being ended, as a read of the database would.
+	var away atomic.Bool
+	b.SetSource(func(_ context.Context, code string) (Event, error) {
+		if away.Load() {
+			return Event{}, errors.New("the database is away")
+		}
+		return Event{Version: int(version.Load()), Data: []byte("rebuilt " + code)}, nil
+	})
+	onB := b.Subscribe("ABC234")
+	if !b.Listening() {
+		t.Fatal("b is not listening at the start")
+	}
+
+	admin, err := pgx.Connect(ctx, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	away.Store(true)
+	sawDown := false
+	end := time.Now().Add(time.Second)
+	published := false
+	for time.Now().Before(end) {
+		if _, err := admin.Exec(ctx, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1", app); err != nil {
+			t.Fatal(err)
+		}
+		sawDown = sawDown || !b.Listening()
+		if sawDown && !published {
+			// The change is saved and told while b cannot hear it.
+			version.Store(2)
+			a.Publish("ABC234", Event{Version: 2, Data: []byte("from a")})
+			published = true
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !sawDown {
+		t.Fatal("b said it was listening while its sessions were being ended")
+	}
+	if !published {
+		t.Fatal("no change was made while b was not listening")
+	}
+	for deadline := time.Now().Add(5 * time.Second); !b.Listening(); {
+		if time.Now().After(deadline) {
+			t.Fatal("b is not listening again 5 s after its sessions were last ended")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// b listens again, and its first reads of the tables fail: the
+	// database answers the listener before it answers reads.
+	time.Sleep(300 * time.Millisecond)
+	if _, ok := onB.Latest(); ok {
+		t.Fatal("b's stream got an event while b could not read the table")
+	}
+	away.Store(false)
+	if ev := waitEvent(t, onB); ev.Version != 2 {
+		t.Errorf("b's stream got version %d, want 2, the change made while b could not hear", ev.Version)
+	}
 }
