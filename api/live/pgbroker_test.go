@@ -5,9 +5,13 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"os"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // TestPGBrokerAcrossReplicas: an update published on one replica reaches
@@ -71,4 +75,56 @@ func waitEvent(t *testing.T, s *Subscription) Event {
 		t.Fatal("signalled without an event")
 	}
 	return ev
+}
+
+// TestPGBrokerNotifiesOffThePath: a thousand changes published at once
+// are told to the other replicas in far fewer notifications than changes
+// (Publish does not wait for one NOTIFY, a commit, per change), and the
+// last one always comes: a replica reads the table as it stands, so a
+// coalesced change is never a lost one.
+func TestPGBrokerNotifiesOffThePath(t *testing.T) {
+	dsn := os.Getenv("INSECTSCORE_TEST_POSTGRES")
+	if dsn == "" {
+		t.Skip("set INSECTSCORE_TEST_POSTGRES to a PostgreSQL DSN (CI does)")
+	}
+	suffix := make([]byte, 6)
+	rand.Read(suffix)
+	channel := "insectscore_test_" + hex.EncodeToString(suffix)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	listener, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer listener.Close(context.Background())
+	if _, err := listener.Exec(ctx, "LISTEN "+channel); err != nil {
+		t.Fatal(err)
+	}
+	b, err := NewPGBroker(ctx, dsn, channel, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+
+	const changes = 1000
+	for v := 1; v <= changes; v++ {
+		b.Publish("ABC234", Event{Version: v})
+	}
+	got, last := 0, 0
+	for last < changes {
+		n, err := listener.WaitForNotification(ctx)
+		if err != nil {
+			t.Fatalf("after %d notifications, the newest version %d: %v", got, last, err)
+		}
+		got++
+		_, version, _ := strings.Cut(strings.TrimPrefix(n.Payload, b.id+":"), ":")
+		v, err := strconv.Atoi(version)
+		if err != nil || v <= last {
+			t.Fatalf("notification %q after version %d", n.Payload, last)
+		}
+		last = v
+	}
+	if got > changes/10 {
+		t.Errorf("%d changes published at once took %d notifications; want them coalesced", changes, got)
+	}
 }
