@@ -139,13 +139,24 @@ func writes(args []string, out io.Writer) ([]writesRun, error) {
 	for round := 1; round <= c.rounds; round++ {
 		floor := 0.0
 		if c.floor {
-			r, err := servers[0].floor(ctx, c, dir)
+			r, err := servers[0].floor(ctx, c, dir, 0)
 			if err != nil {
 				return runs, fmt.Errorf("floor: %w", err)
 			}
 			r.Round, floor = round, r.Rate
 			runs = append(runs, r)
 			fmt.Fprintln(out, r.line(0))
+			if c.third && r.PG {
+				// pgbench's latencies at the rate the servers are paced
+				// at, in the same machine's state.
+				r, err := servers[0].floor(ctx, c, dir, floor/3)
+				if err != nil {
+					return runs, fmt.Errorf("floor at a third: %w", err)
+				}
+				r.Round = round
+				runs = append(runs, r)
+				fmt.Fprintln(out, r.line(floor))
+			}
 		}
 		for _, s := range servers {
 			rates := []float64{c.rate}
@@ -189,8 +200,12 @@ func (r writesRun) line(floor float64) string {
 	if r.PG {
 		cpu = fmt.Sprintf(", PostgreSQL %.2f cores", r.PGCPU)
 	}
-	if r.Label == "floor" {
+	if r.Label == "floor" && r.Paced == 0 {
 		return fmt.Sprintf("round %d  floor   %8.0f tx/s    CPU: this tool %.2f cores%s", r.Round, r.Rate, r.ToolCPU, cpu)
+	}
+	if r.Label == "floor" {
+		return fmt.Sprintf("round %d  floor   %8.0f tx/s     at %.0f/s: p50 %s, p99 %s, max %s; CPU: this tool %.2f cores%s",
+			r.Round, r.Rate, r.Paced, ms(r.P50), ms(r.P99), ms(r.Max), r.ToolCPU, cpu)
 	}
 	what := "saturated"
 	if r.Paced > 0 {
@@ -226,7 +241,7 @@ func summarize(out io.Writer, runs []writesRun) {
 		}
 		rates[k] = append(rates[k], r.Rate)
 		p99s[k] = append(p99s[k], float64(r.P99.Microseconds())/1000)
-		if r.Label == "floor" {
+		if r.Label == "floor" && r.Paced == 0 {
 			floors[r.Round] = r.Rate
 		} else if f := floors[r.Round]; f > 0 {
 			ratios[k] = append(ratios[k], r.Rate/f)
@@ -248,11 +263,15 @@ func summarize(out io.Writer, runs []writesRun) {
 		if k.paced {
 			what = "paced"
 		}
-		if k.label == "floor" {
+		if k.label == "floor" && !k.paced {
 			fmt.Fprintf(out, "  floor: %s tx/s\n", span(rates[k], "%.0f"))
 			continue
 		}
-		fmt.Fprintf(out, "  %s %s: %s writes/s, %s× floor, p99 %s ms\n", k.label, what, span(rates[k], "%.0f"), span(ratios[k], "%.2f"), span(p99s[k], "%.1f"))
+		unit := "writes/s"
+		if k.label == "floor" {
+			unit = "tx/s"
+		}
+		fmt.Fprintf(out, "  %s %s: %s %s, %s× floor, p99 %s ms\n", k.label, what, span(rates[k], "%.0f"), unit, span(ratios[k], "%.2f"), span(p99s[k], "%.1f"))
 	}
 }
 
@@ -784,13 +803,14 @@ const (
 var pgbenchTPS = regexp.MustCompile(`tps = ([0-9.]+)`)
 
 // floor measures the database's own rate of PutBoard's transaction on the
-// server's tables.
-func (s *writeServer) floor(ctx context.Context, c writesConfig, dir string) (writesRun, error) {
-	r := writesRun{Label: "floor", PG: isPostgresDSN(s.dsn)}
+// server's tables: as fast as it goes, or on PostgreSQL paced at rate,
+// with its latencies from when each transaction was due.
+func (s *writeServer) floor(ctx context.Context, c writesConfig, dir string, rate float64) (writesRun, error) {
+	r := writesRun{Label: "floor", PG: isPostgresDSN(s.dsn), Paced: rate}
 	before := writeUsage{at: time.Now(), pg: postgresCPU(), tool: selfCPU()}
 	var err error
-	if isPostgresDSN(s.dsn) {
-		r.Rate, err = pgbenchFloor(ctx, c, s.dsn, dir)
+	if r.PG {
+		err = pgbenchFloor(ctx, c, s.dsn, dir, &r)
 	} else {
 		r.Rate, err = sqliteFloor(ctx, s.dsn, s.tables, c.duration)
 	}
@@ -801,10 +821,10 @@ func (s *writeServer) floor(ctx context.Context, c writesConfig, dir string) (wr
 
 // pgbenchFloor runs pgbench with PutBoard's transaction on a random seat
 // of the schema's tables.
-func pgbenchFloor(ctx context.Context, c writesConfig, dsn, dir string) (float64, error) {
+func pgbenchFloor(ctx context.Context, c writesConfig, dsn, dir string, r *writesRun) error {
 	u, err := url.Parse(dsn)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	q := u.Query()
 	schema := q.Get("search_path")
@@ -812,13 +832,13 @@ func pgbenchFloor(ctx context.Context, c writesConfig, dsn, dir string) (float64
 	u.RawQuery = q.Encode()
 	conn, err := pgx.Connect(ctx, dsn)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	var lo, hi int64
 	err = conn.QueryRow(ctx, "SELECT min(id), max(id) FROM tables").Scan(&lo, &hi)
 	conn.Close(ctx)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	// The board goes in as a variable, a parameter of the prepared
 	// statement: in the script its colons would read as variables.
@@ -833,21 +853,76 @@ END;
 		fmt.Sprintf(floorSeat, ":board", "now()", "now()", ":id", ":seat"), fmt.Sprintf(floorTable, "now()", ":id"))
 	path := filepath.Join(dir, "putboard.sql")
 	if err := os.WriteFile(path, []byte(script), 0o600); err != nil {
-		return 0, err
+		return err
 	}
 	secs := int(max(c.duration.Round(time.Second), time.Second) / time.Second)
-	cmd := exec.CommandContext(ctx, c.pgbench, "-n", "-M", "prepared", "-c", strconv.Itoa(c.floorClients), "-j", strconv.Itoa(min(c.floorClients, numCPU())),
-		"-T", strconv.Itoa(secs), "-D", "board="+strings.TrimSpace(string(writesBoard)), "-f", path, u.String())
+	args := []string{"-n", "-M", "prepared", "-c", strconv.Itoa(c.floorClients), "-j", strconv.Itoa(min(c.floorClients, numCPU())),
+		"-T", strconv.Itoa(secs), "-D", "board=" + strings.TrimSpace(string(writesBoard)), "-f", path}
+	logs := filepath.Join(dir, "pgbench-log")
+	if r.Paced > 0 {
+		// Each transaction's time and its lag behind its schedule go to
+		// a log file a thread.
+		if err := os.RemoveAll(logs); err != nil {
+			return err
+		}
+		if err := os.Mkdir(logs, 0o700); err != nil {
+			return err
+		}
+		args = append(args, "-R", fmt.Sprintf("%.0f", r.Paced), "-l", "--log-prefix", filepath.Join(logs, "tx"))
+	}
+	cmd := exec.CommandContext(ctx, c.pgbench, append(args, u.String())...)
 	cmd.Env = append(os.Environ(), "PGOPTIONS=-c search_path="+schema)
 	got, err := cmd.CombinedOutput()
 	if err != nil {
-		return 0, fmt.Errorf("pgbench: %w: %s", err, got)
+		return fmt.Errorf("pgbench: %w: %s", err, got)
 	}
 	m := pgbenchTPS.FindSubmatch(got)
 	if m == nil {
-		return 0, fmt.Errorf("pgbench said no tps: %s", got)
+		return fmt.Errorf("pgbench said no tps: %s", got)
 	}
-	return strconv.ParseFloat(string(m[1]), 64)
+	if r.Rate, err = strconv.ParseFloat(string(m[1]), 64); err != nil || r.Paced == 0 {
+		return err
+	}
+	lats, err := pgbenchLatencies(logs)
+	if err != nil {
+		return err
+	}
+	r.Writes = len(lats)
+	if len(lats) > 0 {
+		r.P50, r.P99, r.Max = lats[len(lats)/2], lats[len(lats)*99/100], lats[len(lats)-1]
+	}
+	return nil
+}
+
+// pgbenchLatencies reads pgbench's transaction logs: "client transaction
+// time_us script epoch epoch_us lag_us" a line, with -R. A transaction's
+// latency from when it was due is its time and its lag.
+func pgbenchLatencies(dir string) ([]time.Duration, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "tx.*"))
+	if err != nil {
+		return nil, err
+	}
+	var lats []time.Duration
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			fields := strings.Fields(line)
+			if len(fields) < 7 {
+				continue
+			}
+			took, err1 := strconv.ParseInt(fields[2], 10, 64)
+			lag, err2 := strconv.ParseInt(fields[6], 10, 64)
+			if err1 != nil || err2 != nil {
+				return nil, fmt.Errorf("pgbench log %s: %q", f, line)
+			}
+			lats = append(lats, time.Duration(took+lag)*time.Microsecond)
+		}
+	}
+	slices.Sort(lats)
+	return lats, nil
 }
 
 // sqliteFloor runs PutBoard's transaction in a loop on one connection to
