@@ -138,6 +138,7 @@ func writes(args []string, out io.Writer) ([]writesRun, error) {
 	var runs []writesRun
 	for round := 1; round <= c.rounds; round++ {
 		floor := 0.0
+		rates := []float64{c.rate}
 		if c.floor {
 			r, err := servers[0].floor(ctx, c, dir, 0)
 			if err != nil {
@@ -146,12 +147,18 @@ func writes(args []string, out io.Writer) ([]writesRun, error) {
 			r.Round, floor = round, r.Rate
 			runs = append(runs, r)
 			fmt.Fprintln(out, r.line(0))
-			if c.third && r.PG {
-				// pgbench's latencies at the rate the servers are paced
-				// at, in the same machine's state.
-				r, err := servers[0].floor(ctx, c, dir, floor/3)
+			if c.third {
+				rates = append(rates, floor/3)
+			}
+			// On PostgreSQL, pgbench's latencies at each rate the
+			// servers are paced at, in the same state of the machine.
+			for _, rate := range rates {
+				if rate == 0 || !r.PG {
+					continue
+				}
+				r, err := servers[0].floor(ctx, c, dir, rate)
 				if err != nil {
-					return runs, fmt.Errorf("floor at a third: %w", err)
+					return runs, fmt.Errorf("floor at %.0f/s: %w", rate, err)
 				}
 				r.Round = round
 				runs = append(runs, r)
@@ -159,10 +166,6 @@ func writes(args []string, out io.Writer) ([]writesRun, error) {
 			}
 		}
 		for _, s := range servers {
-			rates := []float64{c.rate}
-			if c.floor && c.third {
-				rates = append(rates, floor/3)
-			}
 			for _, rate := range rates {
 				r := s.load(c, rate)
 				r.Round = round
@@ -604,6 +607,7 @@ func (s *writeServer) load(c writesConfig, rate float64) writesRun {
 	type sample struct {
 		lat    time.Duration
 		status int
+		inRun  bool // answered before the run's end
 	}
 	got := make([][]sample, c.writers)
 	var wg sync.WaitGroup
@@ -637,8 +641,12 @@ func (s *writeServer) load(c writesConfig, rate float64) writesRun {
 				if err := client.Do(req, resp); err == nil {
 					status = resp.StatusCode()
 				}
-				if done := time.Now(); !at.Before(from) && !done.After(until) {
-					got[w] = append(got[w], sample{done.Sub(at), status})
+				// Saturated, a PUT counts when it was sent and answered in
+				// the run; paced, every PUT due in the run does, however
+				// late its answer.
+				done := time.Now()
+				if !at.Before(from) && (rate == 0 && !done.After(until) || rate > 0 && at.Before(until)) {
+					got[w] = append(got[w], sample{done.Sub(at), status, !done.After(until)})
 				}
 			}
 		}()
@@ -651,11 +659,15 @@ func (s *writeServer) load(c writesConfig, rate float64) writesRun {
 
 	r := writesRun{Label: s.label, PG: isPostgresDSN(s.dsn), Paced: rate, Statuses: map[int]int{}}
 	var lats []time.Duration
+	answered := 0
 	for _, samples := range got {
 		for _, x := range samples {
 			switch x.status {
 			case 200:
 				lats = append(lats, x.lat)
+				if x.inRun {
+					answered++
+				}
 			case 0:
 				r.Failed++
 			default:
@@ -665,7 +677,7 @@ func (s *writeServer) load(c writesConfig, rate float64) writesRun {
 	}
 	slices.Sort(lats)
 	r.Writes = len(lats)
-	r.Rate = float64(len(lats)) / c.duration.Seconds()
+	r.Rate = float64(answered) / c.duration.Seconds()
 	if len(lats) > 0 {
 		r.P50, r.P99, r.Max = lats[len(lats)/2], lats[len(lats)*99/100], lats[len(lats)-1]
 	}
