@@ -7,6 +7,9 @@ import (
 	"errors"
 	"net/url"
 	"os"
+	"strconv"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -165,5 +168,70 @@ func TestPGBrokerListensAgain(t *testing.T) {
 	away.Store(false)
 	if ev := waitEvent(t, onB); ev.Version != 2 {
 		t.Errorf("b's stream got version %d, want 2, the change made while b could not hear", ev.Version)
+	}
+}
+
+// TestPGBrokerNotifiesInBatches: a thousand changes published at the same
+// instant, as a thousand requests would, are told to the other replicas in
+// far fewer notifications than changes (a NOTIFY is a commit, and
+// PostgreSQL serializes the commits that notify), each Publish returns
+// once its change is told, and the newest version always comes: a replica
+// reads the table as it stands, so a coalesced change is never a lost one.
+func TestPGBrokerNotifiesInBatches(t *testing.T) {
+	dsn := os.Getenv("INSECTSCORE_TEST_POSTGRES")
+	if dsn == "" {
+		t.Skip("set INSECTSCORE_TEST_POSTGRES to a PostgreSQL DSN (CI does)")
+	}
+	suffix := make([]byte, 6)
+	rand.Read(suffix)
+	channel := "insectscore_test_" + hex.EncodeToString(suffix)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	listener, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer listener.Close(context.Background())
+	if _, err := listener.Exec(ctx, "LISTEN "+channel); err != nil {
+		t.Fatal(err)
+	}
+	b, err := NewPGBroker(ctx, dsn, channel, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+
+	const changes = 1000
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for v := 1; v <= changes; v++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			b.Publish("ABC234", Event{Version: v})
+		}()
+	}
+	close(start)
+	wg.Wait()
+	// Every Publish has returned, so every change has been told: the
+	// newest version is among the notifications already sent.
+	got, newest := 0, 0
+	for newest < changes {
+		n, err := listener.WaitForNotification(ctx)
+		if err != nil {
+			t.Fatalf("after %d notifications, the newest version %d: %v", got, newest, err)
+		}
+		got++
+		_, version, _ := strings.Cut(strings.TrimPrefix(n.Payload, b.id+":"), ":")
+		version, _, _ = strings.Cut(version, ":")
+		v, err := strconv.Atoi(version)
+		if err != nil {
+			t.Fatalf("notification %q: %v", n.Payload, err)
+		}
+		newest = max(newest, v)
+	}
+	if got > changes/10 {
+		t.Errorf("%d changes published at once took %d notifications; want them told in batches", changes, got)
 	}
 }
