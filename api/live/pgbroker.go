@@ -22,7 +22,8 @@ const PGChannel = "insectscore_tables"
 // a MemoryBroker does, and tells the others with NOTIFY; a replica that
 // hears of a change to a table some of its streams follow rebuilds the
 // table's event through the source set with SetSource. A notification
-// carries only the code and version: NOTIFY payloads are limited to 8000
+// carries only the sender, code, version and time sent
+// ("id:code:version:unixmicro"): NOTIFY payloads are limited to 8000
 // bytes, and the database has the table anyway.
 type PGBroker struct {
 	*MemoryBroker
@@ -38,6 +39,8 @@ type PGBroker struct {
 
 	cancel context.CancelFunc
 	done   chan struct{}
+
+	stats pgStats
 }
 
 // NewPGBroker connects to PostgreSQL at dsn and starts listening on
@@ -75,7 +78,7 @@ func (b *PGBroker) SetSource(fn func(ctx context.Context, code string) (Event, e
 // Publish hands ev to this replica's streams and tells the other replicas.
 func (b *PGBroker) Publish(code string, ev Event) {
 	b.MemoryBroker.Publish(code, ev)
-	payload := b.id + ":" + code + ":" + strconv.Itoa(ev.Version)
+	payload := b.id + ":" + code + ":" + strconv.Itoa(ev.Version) + ":" + strconv.FormatInt(time.Now().UnixMicro(), 10)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -84,15 +87,19 @@ func (b *PGBroker) Publish(code string, ev Event) {
 		conn, err := pgx.Connect(ctx, b.dsn)
 		if err != nil {
 			b.log.Warn("live updates: cannot reach PostgreSQL to notify other replicas", "err", err)
+			b.stats.failed.Add(1)
 			return
 		}
 		b.send = conn
 	}
 	if _, err := b.send.Exec(ctx, "SELECT pg_notify($1, $2)", b.channel, payload); err != nil {
 		b.log.Warn("live updates: notify failed", "err", err)
+		b.stats.failed.Add(1)
 		b.send.Close(ctx)
 		b.send = nil
+		return
 	}
+	b.stats.sent.Add(1)
 }
 
 // Close stops listening and ends every stream of this replica.
@@ -142,6 +149,7 @@ func (b *PGBroker) run(ctx context.Context, conn *pgx.Conn) {
 				break
 			}
 		}
+		b.stats.reconnects.Add(1)
 		for _, code := range b.followed() {
 			b.refresh(ctx, code)
 		}
@@ -155,30 +163,36 @@ func (b *PGBroker) receive(ctx context.Context, conn *pgx.Conn) error {
 			return err
 		}
 		from, rest, _ := strings.Cut(n.Payload, ":")
-		code, _, _ := strings.Cut(rest, ":")
+		code, rest, _ := strings.Cut(rest, ":")
 		if from != b.id && code != "" {
-			b.refresh(ctx, code)
+			if b.refresh(ctx, code) {
+				b.delivered(rest)
+			}
+			b.stats.received.Add(1)
 		}
 	}
 }
 
-// refresh rebuilds the event of a table this replica's streams follow.
-func (b *PGBroker) refresh(ctx context.Context, code string) {
+// refresh rebuilds the event of a table this replica's streams follow,
+// and says whether it did.
+func (b *PGBroker) refresh(ctx context.Context, code string) bool {
 	if !b.follows(code) {
-		return
+		return false
 	}
 	b.mu.Lock()
 	source := b.source
 	b.mu.Unlock()
 	if source == nil {
-		return
+		return false
 	}
 	ev, err := source(ctx, code)
 	if err != nil {
 		b.log.Warn("live updates: cannot rebuild a table changed on another replica", "code", code, "err", err)
-		return
+		return false
 	}
 	b.MemoryBroker.Publish(code, ev)
+	b.stats.refreshed.Add(1)
+	return true
 }
 
 func (b *MemoryBroker) follows(code string) bool {
