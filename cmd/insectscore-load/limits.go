@@ -119,11 +119,17 @@ func localDSN(dsn string) error {
 	if err != nil {
 		return fmt.Errorf("-dsn: %w", err)
 	}
-	if strings.HasPrefix(cfg.Host, "/") || cfg.Host == "localhost" {
-		return nil
+	hosts := []string{cfg.Host}
+	for _, f := range cfg.Fallbacks {
+		hosts = append(hosts, f.Host)
 	}
-	if ip := net.ParseIP(cfg.Host); ip == nil || !ip.IsLoopback() {
-		return fmt.Errorf("-dsn: only a PostgreSQL on 127.0.0.1 (loopback) or a local socket is allowed, not %q", cfg.Host)
+	for _, h := range hosts {
+		if strings.HasPrefix(h, "/") || h == "localhost" {
+			continue
+		}
+		if ip := net.ParseIP(h); ip == nil || !ip.IsLoopback() {
+			return fmt.Errorf("-dsn: only a PostgreSQL on 127.0.0.1 (loopback) or a local socket is allowed, not %q", h)
+		}
 	}
 	return nil
 }
