@@ -151,6 +151,9 @@ func New(cfg Config) (*fiber.App, error) {
 	if err := cfg.Metrics.watchStore(cfg.Store); err != nil {
 		return nil, err
 	}
+	if err := cfg.Metrics.watchBroker(cfg.Broker); err != nil {
+		return nil, err
+	}
 	if b, ok := cfg.Broker.(sourcedBroker); ok {
 		// Changes made on another replica reach this one as a code: the
 		// table's event is rebuilt here.

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"sync/atomic"
@@ -10,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"insectscore/api/live"
 	"insectscore/models"
 )
 
@@ -28,6 +30,9 @@ type Metrics struct {
 	open   atomic.Int64
 	boards prometheus.Counter
 	plays  *prometheus.CounterVec
+	// delivery is the time from another replica's NOTIFY to the rebuilt
+	// table handed to this replica's streams (live.PGBroker).
+	delivery prometheus.Histogram
 }
 
 // NewMetrics makes the metrics of one app; pass them in Config.Metrics.
@@ -57,6 +62,11 @@ func NewMetrics() *Metrics {
 			Name: "insectscore_plays_recorded_total",
 			Help: `Plays recorded: source "table" when a table is finished, "logged" when entered afterwards (replays not counted; imports not counted).`,
 		}, []string{"source"}),
+		delivery: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "insectscore_notify_delivery_seconds",
+			Help:    "Time from another replica's NOTIFY of a change to the table rebuilt here and handed to its streams (PostgreSQL only; across hosts, off by their clocks' difference).",
+			Buckets: prometheus.ExponentialBucketsRange(0.001, 10, 14),
+		}),
 	}
 	m.reg.MustRegister(m.requests, m.latency, m.streams, m.boards, m.plays,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -81,9 +91,37 @@ func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
 }
 
-// watchStore adds the database's connection pool to the metrics.
+// watchStore adds the database's connection pool, and on PostgreSQL its
+// NOTIFY queue, to the metrics.
 func (m *Metrics) watchStore(store *models.Store) error {
-	return m.reg.Register(poolCollector{store})
+	if err := m.reg.Register(poolCollector{store}); err != nil {
+		return err
+	}
+	if _, ok, _ := store.NotifyQueueUsage(context.Background()); !ok {
+		return nil
+	}
+	return m.reg.Register(queueCollector{store})
+}
+
+// notifyingBroker is a broker that tells other replicas of changes
+// (live.PGBroker).
+type notifyingBroker interface {
+	Stats() live.PGStats
+	ObserveDelivery(func(time.Duration))
+}
+
+// watchBroker adds what a broker that crosses replicas does to the
+// metrics; an in-process broker adds nothing.
+func (m *Metrics) watchBroker(b live.Broker) error {
+	nb, ok := b.(notifyingBroker)
+	if !ok {
+		return nil
+	}
+	if err := m.reg.Register(m.delivery); err != nil {
+		return err
+	}
+	nb.ObserveDelivery(func(d time.Duration) { m.delivery.Observe(d.Seconds()) })
+	return m.reg.Register(brokerCollector{nb})
 }
 
 // countedWrites are the answers that mean a board or a play was written:
@@ -139,5 +177,58 @@ func (p poolCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(poolWaits, prometheus.CounterValue, float64(st.WaitCount), pool)
 		ch <- prometheus.MustNewConstMetric(poolInUse, prometheus.GaugeValue, float64(st.InUse), pool)
 		ch <- prometheus.MustNewConstMetric(poolOpen, prometheus.GaugeValue, float64(st.OpenConnections), pool)
+	}
+}
+
+// queueCollector reads PostgreSQL's NOTIFY queue at each scrape, waiting a
+// second at most: a database that does not answer leaves the series out
+// of that scrape rather than holding it up.
+type queueCollector struct{ store *models.Store }
+
+var queueUsage = prometheus.NewDesc("insectscore_notify_queue_usage",
+	"Fraction of PostgreSQL's NOTIFY queue in use (pg_notification_queue_usage): notifications not yet read by every listener; NOTIFY fails when it is full.", nil, nil)
+
+func (queueCollector) Describe(ch chan<- *prometheus.Desc) { ch <- queueUsage }
+
+func (q queueCollector) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if usage, _, err := q.store.NotifyQueueUsage(ctx); err == nil {
+		ch <- prometheus.MustNewConstMetric(queueUsage, prometheus.GaugeValue, usage)
+	}
+}
+
+// brokerCollector reports what the broker has told other replicas and
+// heard from them.
+type brokerCollector struct{ b notifyingBroker }
+
+var (
+	notifySent = prometheus.NewDesc("insectscore_notify_sent_total",
+		"Changes this replica told the other replicas of by NOTIFY.", nil, nil)
+	notifyFailed = prometheus.NewDesc("insectscore_notify_failed_total",
+		"Changes this replica could not tell the other replicas of (PostgreSQL unreachable): their streams catch up with the table's next change.", nil, nil)
+	notifyReceived = prometheus.NewDesc("insectscore_notify_received_total",
+		"Notifications of changes made on other replicas.", nil, nil)
+	notifyRefreshed = prometheus.NewDesc("insectscore_notify_refreshed_total",
+		"Tables read again for this replica's streams after a change on another replica or a reconnect: one database read each.", nil, nil)
+	listenReconnects = prometheus.NewDesc("insectscore_notify_listen_reconnects_total",
+		"Times the LISTEN connection to PostgreSQL was lost and made again.", nil, nil)
+)
+
+func (brokerCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- notifySent
+	ch <- notifyFailed
+	ch <- notifyReceived
+	ch <- notifyRefreshed
+	ch <- listenReconnects
+}
+
+func (c brokerCollector) Collect(ch chan<- prometheus.Metric) {
+	st := c.b.Stats()
+	for _, v := range []struct {
+		d *prometheus.Desc
+		n uint64
+	}{{notifySent, st.Sent}, {notifyFailed, st.Failed}, {notifyReceived, st.Received}, {notifyRefreshed, st.Refreshed}, {listenReconnects, st.Reconnects}} {
+		ch <- prometheus.MustNewConstMetric(v.d, prometheus.CounterValue, float64(v.n))
 	}
 }

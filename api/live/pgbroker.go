@@ -23,7 +23,8 @@ const PGChannel = "insectscore_tables"
 // a MemoryBroker does, and tells the others with NOTIFY; a replica that
 // hears of a change to a table some of its streams follow rebuilds the
 // table's event through the source set with SetSource. A notification
-// carries only the code and version: NOTIFY payloads are limited to 8000
+// carries only the sender, code, version and time sent
+// ("id:code:version:unixmicro"): NOTIFY payloads are limited to 8000
 // bytes, and the database has the table anyway.
 type PGBroker struct {
 	*MemoryBroker
@@ -57,6 +58,8 @@ type PGBroker struct {
 
 	cancel context.CancelFunc
 	done   chan struct{}
+
+	stats pgStats
 }
 
 // NewPGBroker connects to PostgreSQL at dsn and starts listening on
@@ -75,6 +78,7 @@ func NewPGBroker(ctx context.Context, dsn, channel string, log *slog.Logger) (*P
 	b := &PGBroker{MemoryBroker: NewMemoryBroker(), dsn: dsn, channel: channel, id: hex.EncodeToString(id), log: log,
 		pending: map[string]int{}, told: make(chan struct{}), wake: make(chan struct{}, 1),
 		done: make(chan struct{}), stop: make(chan struct{}), notified: make(chan struct{})}
+	b.stats.heard = map[string]time.Time{}
 	listen, err := b.listen(ctx)
 	if err != nil {
 		return nil, err
@@ -169,6 +173,7 @@ func (b *PGBroker) notifier() {
 				close(told)
 			} else {
 				b.log.Warn("live updates: cannot tell the other replicas of changes; trying again", "tables", len(batch), "err", err)
+				b.stats.failed.Add(uint64(len(batch)))
 				b.requeue(batch, told)
 				if !stopping {
 					select {
@@ -205,13 +210,15 @@ func (b *PGBroker) notify(conn *pgx.Conn, batch map[string]int) (*pgx.Conn, erro
 		}
 	}
 	payloads := make([]string, 0, len(batch))
+	sent := strconv.FormatInt(time.Now().UnixMicro(), 10)
 	for code, version := range batch {
-		payloads = append(payloads, b.id+":"+code+":"+strconv.Itoa(version))
+		payloads = append(payloads, b.id+":"+code+":"+strconv.Itoa(version)+":"+sent)
 	}
 	if _, err := conn.Exec(ctx, "SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p", b.channel, payloads); err != nil {
 		conn.Close(context.Background())
 		return nil, err
 	}
+	b.stats.sent.Add(uint64(len(payloads)))
 	return conn, nil
 }
 
@@ -280,6 +287,7 @@ func (b *PGBroker) run(ctx context.Context, conn *pgx.Conn) {
 				break
 			}
 		}
+		b.stats.reconnects.Add(1)
 		// Listening again: a change from now on is heard. Those made
 		// meanwhile are read from the tables, each as soon as the
 		// database answers.
@@ -297,9 +305,13 @@ func (b *PGBroker) receive(ctx context.Context, conn *pgx.Conn) error {
 			return err
 		}
 		from, rest, _ := strings.Cut(n.Payload, ":")
-		code, _, _ := strings.Cut(rest, ":")
-		if from != b.id && code != "" && b.follows(code) {
-			b.refresh.add(code)
+		code, rest, _ := strings.Cut(rest, ":")
+		if from != b.id && code != "" {
+			b.stats.received.Add(1)
+			if b.follows(code) {
+				b.heard(code, rest)
+				b.refresh.add(code)
+			}
 		}
 	}
 }
@@ -308,6 +320,7 @@ func (b *PGBroker) receive(ctx context.Context, conn *pgx.Conn) error {
 // another replica, and hands its event to them.
 func (b *PGBroker) rebuild(ctx context.Context, code string) error {
 	if !b.follows(code) {
+		b.stats.forget(code)
 		return nil
 	}
 	source := b.source.Load()
@@ -319,6 +332,8 @@ func (b *PGBroker) rebuild(ctx context.Context, code string) error {
 		return err
 	}
 	b.MemoryBroker.Publish(code, ev)
+	b.stats.refreshed.Add(1)
+	b.delivered(code)
 	return nil
 }
 
