@@ -2,11 +2,8 @@ package live
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,13 +18,8 @@ import (
 // the streams of another through LISTEN/NOTIFY, rebuilt by its source; a
 // replica does not rebuild what it published itself.
 func TestPGBrokerAcrossReplicas(t *testing.T) {
-	dsn := os.Getenv("INSECTSCORE_TEST_POSTGRES")
-	if dsn == "" {
-		t.Skip("set INSECTSCORE_TEST_POSTGRES to a PostgreSQL DSN (CI does)")
-	}
-	suffix := make([]byte, 6)
-	rand.Read(suffix)
-	channel := "insectscore_test_" + hex.EncodeToString(suffix)
+	dsn := testPostgres(t)
+	channel := testChannel()
 	ctx := context.Background()
 	a, err := NewPGBroker(ctx, dsn, channel, nil)
 	if err != nil {
@@ -86,13 +78,8 @@ func waitEvent(t *testing.T, s *Subscription) Event {
 // streams once it listens again: it reads every table they follow, and
 // reads again while the database is away.
 func TestPGBrokerListensAgain(t *testing.T) {
-	base := os.Getenv("INSECTSCORE_TEST_POSTGRES")
-	if base == "" {
-		t.Skip("set INSECTSCORE_TEST_POSTGRES to a PostgreSQL DSN (CI does)")
-	}
-	suffix := make([]byte, 6)
-	rand.Read(suffix)
-	channel := "insectscore_test_" + hex.EncodeToString(suffix)
+	base := testPostgres(t)
+	channel := testChannel()
 	app := channel // the application name of b's sessions
 	ctx := context.Background()
 	a, err := NewPGBroker(ctx, base, channel, nil)
@@ -178,13 +165,8 @@ func TestPGBrokerListensAgain(t *testing.T) {
 // once its change is told, and the newest version always comes: a replica
 // reads the table as it stands, so a coalesced change is never a lost one.
 func TestPGBrokerNotifiesInBatches(t *testing.T) {
-	dsn := os.Getenv("INSECTSCORE_TEST_POSTGRES")
-	if dsn == "" {
-		t.Skip("set INSECTSCORE_TEST_POSTGRES to a PostgreSQL DSN (CI does)")
-	}
-	suffix := make([]byte, 6)
-	rand.Read(suffix)
-	channel := "insectscore_test_" + hex.EncodeToString(suffix)
+	dsn := testPostgres(t)
+	channel := testChannel()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	listener, err := pgx.Connect(ctx, dsn)

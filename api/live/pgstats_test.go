@@ -22,6 +22,11 @@ func testPostgres(t *testing.T) string {
 	return dsn
 }
 
+// testChannel is a channel (and application name) of one test's own.
+func testChannel() string {
+	return "insectscore_test_" + strings.ToLower(rand.Text())
+}
+
 // waitFor polls cond for up to 10 s.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
@@ -38,7 +43,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // and times each such change from the sender's NOTIFY.
 func TestPGBrokerStats(t *testing.T) {
 	dsn := testPostgres(t)
-	channel := "insectscore_test_" + strings.ToLower(rand.Text())
+	channel := testChannel()
 	ctx := context.Background()
 	a, err := NewPGBroker(ctx, dsn, channel, nil)
 	if err != nil {
@@ -87,7 +92,7 @@ func TestPGBrokerStats(t *testing.T) {
 // listener, after which it reads its followed tables again.
 func TestPGBrokerStatsReconnect(t *testing.T) {
 	base := testPostgres(t)
-	name := "insectscore_test_" + strings.ToLower(rand.Text())
+	name := testChannel()
 	u, err := url.Parse(base)
 	if err != nil {
 		t.Fatal(err)

@@ -29,6 +29,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	_ "github.com/mattn/go-sqlite3"
 	"github.com/valyala/fasthttp"
+
+	"insectscore/cmd/insectscore-load/cluster"
 )
 
 // The "writes" load: board PUTs over TCP from many writers to tables made
@@ -409,25 +411,15 @@ func pgSchema(ctx context.Context, dsn string) (string, func(), error) {
 	}, nil
 }
 
-// freeAddr is a loopback address with a port free now.
-func freeAddr() (string, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer ln.Close()
-	return ln.Addr().String(), nil
-}
-
 // startWriteServer starts the binary on dsn, trusting 127.0.0.1 as a
 // proxy so that the tables can be made from many client addresses (a
 // client makes 60 a minute), and waits for /readyz.
 func startWriteServer(label, bin, dsn, dir string) (*writeServer, func(), error) {
-	addr, err := freeAddr()
+	addr, err := cluster.FreeAddr()
 	if err != nil {
 		return nil, nil, err
 	}
-	maddr, err := freeAddr()
+	maddr, err := cluster.FreeAddr()
 	if err != nil {
 		return nil, nil, err
 	}

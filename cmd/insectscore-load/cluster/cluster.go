@@ -72,7 +72,7 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 	c := &Cluster{}
 	var names, hosts []string
 	for i := range o.Replicas {
-		addr, err := freeAddr()
+		addr, err := FreeAddr()
 		if err != nil {
 			return nil, err
 		}
@@ -112,7 +112,8 @@ func (c *Cluster) Stop() {
 	}
 }
 
-func freeAddr() (string, error) {
+// FreeAddr is a loopback address with a port free now.
+func FreeAddr() (string, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", err
