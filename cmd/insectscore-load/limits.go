@@ -1,3 +1,5 @@
+//go:build linux
+
 package main
 
 // The notify load: what one PostgreSQL carries for replicas that share it.
@@ -38,7 +40,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -741,9 +742,7 @@ type cpu struct {
 }
 
 func (l *notifyLoad) cpuNow(ctx context.Context) cpu {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	c := cpu{self: time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), pg: map[int32]time.Duration{}}
+	c := cpu{self: time.Duration(selfCPU() * float64(time.Second)), pg: map[int32]time.Duration{}}
 	rows, err := l.admin.Query(ctx, "SELECT pid FROM pg_stat_activity WHERE application_name = $1", l.name)
 	if err != nil {
 		return c

@@ -6,7 +6,8 @@
 //
 // Run it with no arguments for the list. It refuses any target that is not
 // on the loopback interface: it is a measuring tool, not a way to flood a
-// server somewhere else.
+// server somewhere else. The writes and notify loads read the CPU of the
+// server and of PostgreSQL from /proc, so they are built on Linux only.
 package main
 
 import (
