@@ -20,17 +20,8 @@ import (
 func TestPGBrokerAcrossReplicas(t *testing.T) {
 	dsn := testPostgres(t)
 	channel := testChannel()
-	ctx := context.Background()
-	a, err := NewPGBroker(ctx, dsn, channel, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	b, err := NewPGBroker(ctx, dsn, channel, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	a := testBroker(t, dsn, channel)
+	b := testBroker(t, dsn, channel)
 	var aRebuilt atomic.Int32
 	a.SetSource(func(context.Context, string) (Event, error) {
 		aRebuilt.Add(1)
@@ -82,20 +73,12 @@ func TestPGBrokerListensAgain(t *testing.T) {
 	channel := testChannel()
 	app := channel // the application name of b's sessions
 	ctx := context.Background()
-	a, err := NewPGBroker(ctx, base, channel, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
+	a := testBroker(t, base, channel)
 	u, _ := url.Parse(base)
 	q := u.Query()
 	q.Set("application_name", app)
 	u.RawQuery = q.Encode()
-	b, err := NewPGBroker(ctx, u.String(), channel, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := testBroker(t, u.String(), channel)
 	var version atomic.Int32
 	version.Store(1)
 	// b rebuilds a table as the database has it; a read fails while its
@@ -177,11 +160,7 @@ func TestPGBrokerNotifiesInBatches(t *testing.T) {
 	if _, err := listener.Exec(ctx, "LISTEN "+channel); err != nil {
 		t.Fatal(err)
 	}
-	b, err := NewPGBroker(ctx, dsn, channel, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := testBroker(t, dsn, channel)
 
 	const changes = 1000
 	var wg sync.WaitGroup

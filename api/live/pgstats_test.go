@@ -22,6 +22,17 @@ func testPostgres(t *testing.T) string {
 	return dsn
 }
 
+// testBroker is a PGBroker on dsn and channel, closed when the test ends.
+func testBroker(t *testing.T, dsn, channel string) *PGBroker {
+	t.Helper()
+	b, err := NewPGBroker(context.Background(), dsn, channel, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Close)
+	return b
+}
+
 // testChannel is a channel (and application name) of one test's own.
 func testChannel() string {
 	return "insectscore_test_" + strings.ToLower(rand.Text())
@@ -44,17 +55,8 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 func TestPGBrokerStats(t *testing.T) {
 	dsn := testPostgres(t)
 	channel := testChannel()
-	ctx := context.Background()
-	a, err := NewPGBroker(ctx, dsn, channel, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	b, err := NewPGBroker(ctx, dsn, channel, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	a := testBroker(t, dsn, channel)
+	b := testBroker(t, dsn, channel)
 	b.SetSource(func(_ context.Context, code string) (Event, error) {
 		return Event{Version: 3, Data: []byte(code)}, nil
 	})
@@ -101,11 +103,7 @@ func TestPGBrokerStatsReconnect(t *testing.T) {
 	q.Set("application_name", name)
 	u.RawQuery = q.Encode()
 	ctx := context.Background()
-	b, err := NewPGBroker(ctx, u.String(), name, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := testBroker(t, u.String(), name)
 	b.SetSource(func(_ context.Context, code string) (Event, error) { return Event{Version: 1}, nil })
 	b.Subscribe("ABC234")
 	b.Publish("ABC234", Event{Version: 1})

@@ -31,7 +31,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"net"
 	"net/url"
 	"os"
 	"runtime"
@@ -45,6 +44,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"insectscore/api/live"
+	"insectscore/cmd/insectscore-load/cluster"
 	"insectscore/models"
 )
 
@@ -114,27 +114,6 @@ func envOr(name, def string) string {
 	return def
 }
 
-// localDSN refuses a PostgreSQL that is not on this machine.
-func localDSN(dsn string) error {
-	cfg, err := pgx.ParseConfig(dsn)
-	if err != nil {
-		return fmt.Errorf("-dsn: %w", err)
-	}
-	hosts := []string{cfg.Host}
-	for _, f := range cfg.Fallbacks {
-		hosts = append(hosts, f.Host)
-	}
-	for _, h := range hosts {
-		if strings.HasPrefix(h, "/") || h == "localhost" {
-			continue
-		}
-		if ip := net.ParseIP(h); ip == nil || !ip.IsLoopback() {
-			return fmt.Errorf("-dsn: only a PostgreSQL on 127.0.0.1 (loopback) or a local socket is allowed, not %q", h)
-		}
-	}
-	return nil
-}
-
 func (l *notifyLoad) run(ctx context.Context) error {
 	admin, err := pgx.Connect(ctx, l.dsn)
 	if err != nil {
@@ -197,9 +176,8 @@ func quantiles(d []time.Duration) string {
 	if len(d) == 0 {
 		return "none"
 	}
-	slices.Sort(d)
-	at := func(q float64) time.Duration { return d[min(int(q*float64(len(d))), len(d)-1)] }
-	return fmt.Sprintf("p50 %s p99 %s max %s", round(at(0.5)), round(at(0.99)), round(d[len(d)-1]))
+	q := cluster.QuantilesOf(d)
+	return fmt.Sprintf("p50 %s p99 %s max %s", round(q.P50), round(q.P99), round(q.Max))
 }
 
 func round(d time.Duration) time.Duration {

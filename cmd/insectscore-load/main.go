@@ -11,11 +11,16 @@
 package main
 
 import (
+	"context"
+	"crypto/rand"
 	"fmt"
 	"net"
 	"net/url"
 	"os"
 	"sort"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // load is one subcommand: its one-line summary and what runs it with the
@@ -73,4 +78,62 @@ func loopback(target string) error {
 		return fmt.Errorf("target %q: only 127.0.0.1 (loopback) targets are allowed", target)
 	}
 	return nil
+}
+
+// localDSN refuses a PostgreSQL that is not on this machine: each host of
+// dsn, fallbacks included, is a loopback address or a local socket.
+func localDSN(dsn string) error {
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return fmt.Errorf("the PostgreSQL DSN: %w", err)
+	}
+	hosts := []string{cfg.Host}
+	for _, f := range cfg.Fallbacks {
+		hosts = append(hosts, f.Host)
+	}
+	for _, h := range hosts {
+		if strings.HasPrefix(h, "/") || h == "localhost" {
+			continue
+		}
+		if ip := net.ParseIP(h); ip == nil || !ip.IsLoopback() {
+			return fmt.Errorf("only a PostgreSQL on 127.0.0.1 (loopback) or a local socket is allowed, not %q", h)
+		}
+	}
+	return nil
+}
+
+// newSchema makes a schema of its own for a run on the local PostgreSQL
+// at dsn, and returns dsn with it as the search path, and a function that
+// drops it.
+func newSchema(ctx context.Context, dsn string) (string, func(), error) {
+	if err := localDSN(dsn); err != nil {
+		return "", nil, err
+	}
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return "", nil, fmt.Errorf("connect to PostgreSQL: %w", err)
+	}
+	defer conn.Close(ctx)
+	schema := "insectscore_load_" + strings.ToLower(rand.Text()[:10])
+	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
+		return "", nil, err
+	}
+	return withParam(dsn, "search_path", schema), func() {
+		if conn, err := pgx.Connect(context.Background(), dsn); err == nil {
+			conn.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
+			conn.Close(context.Background())
+		}
+	}, nil
+}
+
+// withParam is dsn with the parameter key set to value.
+func withParam(dsn, key, value string) string {
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return dsn
+	}
+	q := u.Query()
+	q.Set(key, value)
+	u.RawQuery = q.Encode()
+	return u.String()
 }

@@ -6,15 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"insectscore/cmd/insectscore-load/cluster"
 )
@@ -48,18 +44,16 @@ func replicas(args []string) error {
 	base := "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
 	dsn := *db
 	if dsn == "" {
-		schema, drop, err := freshSchema(ctx, base)
-		if err != nil {
+		var drop func()
+		var err error
+		if dsn, drop, err = newSchema(ctx, base); err != nil {
 			return err
 		}
 		defer drop()
-		dsn = withParam(base, "search_path", schema)
+	} else if err := localDSN(dsn); err != nil {
+		return err
 	} else {
 		base = dsn
-	}
-	u, err := url.Parse(dsn)
-	if err != nil || !slices.Contains([]string{"127.0.0.1", "localhost", "::1"}, u.Hostname()) {
-		return fmt.Errorf("-db %q: only a PostgreSQL on 127.0.0.1 is allowed", dsn)
 	}
 	// The replicas' sessions carry a name of their own, so that -pg-end
 	// ends theirs only.
@@ -112,37 +106,6 @@ func replicas(args []string) error {
 	return nil
 }
 
-// freshSchema makes a schema for one run and a function that drops it.
-func freshSchema(ctx context.Context, base string) (string, func(), error) {
-	conn, err := pgx.Connect(ctx, base)
-	if err != nil {
-		return "", nil, fmt.Errorf("connect to PostgreSQL: %w", err)
-	}
-	schema := "insectscore_load_" + strings.ToLower(rand.Text()[:10])
-	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-		conn.Close(ctx)
-		return "", nil, err
-	}
-	conn.Close(ctx)
-	return schema, func() {
-		if conn, err := pgx.Connect(context.Background(), base); err == nil {
-			conn.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
-			conn.Close(context.Background())
-		}
-	}, nil
-}
-
-func withParam(dsn, key, value string) string {
-	u, err := url.Parse(dsn)
-	if err != nil {
-		return dsn
-	}
-	q := u.Query()
-	q.Set(key, value)
-	u.RawQuery = q.Encode()
-	return u.String()
-}
-
 func printReport(w io.Writer, r *cluster.Report) {
 	ms := func(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
 	fmt.Fprintf(w, "tables %d, streams %d, writes acknowledged %d in %.1f s (%.0f/s), unfinished %d\n",
@@ -159,8 +122,8 @@ func printReport(w io.Writer, r *cluster.Report) {
 	fmt.Fprintf(w, "statuses %v\n", r.Statuses)
 	fmt.Fprintf(w, "stored: %d tables checked, %d not as acknowledged\n", r.StoredChecked, r.StoredBad)
 	if len(r.Reconnects) > 0 {
-		q := quantilesOf(r.Reconnects)
-		fmt.Fprintf(w, "reconnects %d: p50 %s p99 %s max %s (failed attempts %d)\n", len(r.Reconnects), ms(q[0]), ms(q[1]), ms(q[2]), r.ReconnectTries)
+		q := cluster.QuantilesOf(r.Reconnects)
+		fmt.Fprintf(w, "reconnects %d: p50 %s p99 %s max %s (failed attempts %d)\n", len(r.Reconnects), ms(q.P50), ms(q.P99), ms(q.Max), r.ReconnectTries)
 	}
 	if r.Killed != "" {
 		fmt.Fprintf(w, "killed %s: it had acknowledged %d writes; restarted, /readyz 200 after %s (%d probes refused, %d not ready); then it took %d requests (%.0f %%) and %d streams\n",
@@ -177,11 +140,4 @@ func printReport(w io.Writer, r *cluster.Report) {
 	if len(r.BalancerErrors) > 0 {
 		fmt.Fprintf(w, "balancer: errors from the replicas: %v\n", r.BalancerErrors)
 	}
-}
-
-func quantilesOf(d []time.Duration) [3]time.Duration {
-	s := slices.Clone(d)
-	slices.Sort(s)
-	at := func(q float64) time.Duration { return s[min(len(s)-1, int(q*float64(len(s))))] }
-	return [3]time.Duration{at(0.5), at(0.99), s[len(s)-1]}
 }

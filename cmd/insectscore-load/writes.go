@@ -6,7 +6,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/rand"
 	"database/sql"
 	_ "embed"
 	"encoding/json"
@@ -15,7 +14,6 @@ import (
 	"fmt"
 	"io"
 	mrand "math/rand/v2"
-	"net"
 	"net/url"
 	"os"
 	"os/exec"
@@ -366,7 +364,7 @@ func startWriteServers(ctx context.Context, c writesConfig, dir string, out io.W
 			}
 			var drop func()
 			var err error
-			if dsn, drop, err = pgSchema(ctx, c.db); err != nil {
+			if dsn, drop, err = newSchema(ctx, c.db); err != nil {
 				return nil, stop, err
 			}
 			stops = append(stops, drop)
@@ -381,36 +379,6 @@ func startWriteServers(ctx context.Context, c writesConfig, dir string, out io.W
 		servers = append(servers, s)
 	}
 	return servers, stop, nil
-}
-
-// pgSchema makes a schema of its own for a server, and gives the DSN that
-// uses it and the function that drops it.
-func pgSchema(ctx context.Context, dsn string) (string, func(), error) {
-	u, err := url.Parse(dsn)
-	if err != nil || u.Hostname() == "" {
-		return "", nil, fmt.Errorf("-db %q is not a postgres:// URL", dsn)
-	}
-	if ip := net.ParseIP(u.Hostname()); u.Hostname() != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return "", nil, errors.New("-db: only a PostgreSQL on 127.0.0.1 (loopback)")
-	}
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		return "", nil, err
-	}
-	defer conn.Close(ctx)
-	schema := "insectscore_load_" + strings.ToLower(rand.Text()[:10])
-	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-		return "", nil, err
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String(), func() {
-		if conn, err := pgx.Connect(ctx, dsn); err == nil {
-			conn.Exec(ctx, "DROP SCHEMA "+schema+" CASCADE")
-			conn.Close(ctx)
-		}
-	}, nil
 }
 
 // startWriteServer starts the binary on dsn, trusting 127.0.0.1 as a

@@ -113,10 +113,13 @@ type Phase struct {
 // Quantiles are a latency's p50, p99 and maximum.
 type Quantiles struct{ P50, P99, Max time.Duration }
 
-func quantiles(d []time.Duration) Quantiles {
+// QuantilesOf is the median, 99th percentile and maximum of d (zero when
+// d is empty); d is left as it is.
+func QuantilesOf(d []time.Duration) Quantiles {
 	if len(d) == 0 {
 		return Quantiles{}
 	}
+	d = slices.Clone(d)
 	slices.Sort(d)
 	at := func(q float64) time.Duration { return d[min(len(d)-1, int(q*float64(len(d))))] }
 	return Quantiles{at(0.50), at(0.99), d[len(d)-1]}
@@ -776,9 +779,9 @@ func (r *run) report(rep *Report, final []finalTable, killed *Replica) {
 	}
 	for i := range phases {
 		phases[i].Name = r.phases[i]
-		phases[i].Send, phases[i].Ack = quantiles(lats[i].send), quantiles(lats[i].ack)
-		phases[i].Same, phases[i].Cross = quantiles(lats[i].same), quantiles(lats[i].cross)
-		q := quantiles(lats[i].write)
+		phases[i].Send, phases[i].Ack = QuantilesOf(lats[i].send), QuantilesOf(lats[i].ack)
+		phases[i].Same, phases[i].Cross = QuantilesOf(lats[i].same), QuantilesOf(lats[i].cross)
+		q := QuantilesOf(lats[i].write)
 		phases[i].WriteP50, phases[i].WriteP99 = q.P50, q.P99
 	}
 	rep.Phases = phases
