@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gofiber/fiber/v2"
@@ -78,7 +79,21 @@ func TestFirstAnswerIsCompressed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, path := range []string{"/assets/" + a.version + "/engine/engine.wasm", "/", "/sw.js"} {
+	// The pages are compressed when first asked for: eight phones that
+	// ask at once all get the one brotli form.
+	pages := make([]response, 8)
+	var wg sync.WaitGroup
+	for i := range pages {
+		wg.Go(func() { pages[i] = call(t, app, "GET", "/", "", map[string]string{"Accept-Encoding": "br"}) })
+	}
+	wg.Wait()
+	for _, r := range pages {
+		if got := r.header.Get("Content-Encoding"); r.status != 200 || got != "br" || !bytes.Equal(r.body, pages[0].body) {
+			t.Fatalf("eight first GET / at once: %d, Content-Encoding %q, %d bytes (the first: %d); want 200 br, the same bytes",
+				r.status, got, len(r.body), len(pages[0].body))
+		}
+	}
+	for _, path := range []string{"/assets/" + a.version + "/engine/engine.wasm", "/sw.js"} {
 		r := call(t, app, "GET", path, "", map[string]string{"Accept-Encoding": "gzip, deflate, br, zstd"})
 		if got := r.header.Get("Content-Encoding"); r.status != 200 || got != "br" {
 			t.Fatalf("the first GET %s = %d, Content-Encoding %q, %d bytes; want 200 br", path, r.status, got, len(r.body))

@@ -47,6 +47,27 @@ type assets struct {
 // where none was made from it as it is: edited since go generate).
 type asset struct {
 	raw, br, gz *body
+	// pack, for a file the server writes itself, makes br and gz from
+	// raw the first time the file is sent: not before the server
+	// listens, since brotli's best takes a tenth of a second or more on
+	// each page (seconds under the race detector).
+	pack *sync.Once
+}
+
+// forms returns the brotli and gzip forms of f, making them first if
+// they are made on demand.
+func (f *asset) forms() (br, gz *body) {
+	if f.pack != nil {
+		f.pack.Do(func() {
+			br, gz := precompress.Forms(f.raw.b)
+			f.br, f.gz = held(br), held(gz)
+			// Brotli's tables were megabytes of garbage: give them
+			// back now, or an idle server keeps them resident until
+			// its next collection, minutes away.
+			debug.FreeOSMemory()
+		})
+	}
+	return f.br, f.gz
 }
 
 // body is the bytes of one form of a file: held, for what the server
@@ -93,8 +114,9 @@ var shellFiles = []string{"index.html", "sw.js", "manifest.webmanifest"}
 // change while it runs. The files under assets/ have their forms made at
 // build time (pwa.Compressed), the engine's 0.82 MB of brotli among them,
 // and stay in the binary; only the few small files written here, index.html
-// in each language, sw.js and the manifest, are compressed now (about
-// 0.15 s of CPU, 30 KB of forms), so the first answer is compressed already.
+// in each language, sw.js and the manifest, are compressed by the server,
+// each when it is first sent (about 0.05 s of CPU each, 30 KB of forms in
+// all), so a server starts at once and its first answer is compressed.
 var loadAssets = sync.OnceValues(buildAssets)
 
 func buildAssets() (*assets, error) {
@@ -164,10 +186,6 @@ func buildAssets() (*assets, error) {
 		}
 		a.pages[l] = packed(page)
 	}
-	// Brotli's tables for those few forms were about 20 MB of garbage: give
-	// it back now, or an idle server keeps it resident until its next
-	// collection, minutes away.
-	debug.FreeOSMemory()
 	return a, nil
 }
 
@@ -203,8 +221,7 @@ func fileSum(name string, buf []byte) ([sha256.Size]byte, error) {
 
 // packed is a file the server writes itself, with its forms.
 func packed(raw []byte) *asset {
-	br, gz := precompress.Forms(raw)
-	return &asset{raw: held(raw), br: held(br), gz: held(gz)}
+	return &asset{raw: held(raw), pack: new(sync.Once)}
 }
 
 // held is the body of b; nil if b is.
@@ -344,18 +361,19 @@ func sendFile(c *fiber.Ctx, name string, f *asset) error {
 		ctype = "application/octet-stream"
 	}
 	c.Set(fiber.HeaderContentType, ctype)
-	if f.br == nil && f.gz == nil {
+	br, gz := f.forms()
+	if br == nil && gz == nil {
 		return f.raw.send(c)
 	}
 	c.Vary(fiber.HeaderAcceptEncoding)
 	accept := c.Get(fiber.HeaderAcceptEncoding)
 	switch {
-	case f.br != nil && accepts(accept, "br"):
+	case br != nil && accepts(accept, "br"):
 		c.Set(fiber.HeaderContentEncoding, "br")
-		return f.br.send(c)
-	case f.gz != nil && accepts(accept, "gzip"):
+		return br.send(c)
+	case gz != nil && accepts(accept, "gzip"):
 		c.Set(fiber.HeaderContentEncoding, "gzip")
-		return f.gz.send(c)
+		return gz.send(c)
 	}
 	return f.raw.send(c)
 }
