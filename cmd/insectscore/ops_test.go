@@ -131,7 +131,10 @@ var listening = regexp.MustCompile(`msg=listening addr=(\S+)`)
 // address it names.
 func (c *child) listenAddr(t *testing.T) string {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	// Generous: a server built with the race detector, on a machine
+	// running the other packages' tests, starts in seconds, not in the
+	// tenth of a second it takes alone.
+	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
 		if m := listening.FindStringSubmatch(c.stderr.String()); m != nil {
 			return m[1]
