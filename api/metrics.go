@@ -162,6 +162,8 @@ var (
 		"Database connections in use now, by pool.", []string{"pool"}, nil)
 	poolOpen = prometheus.NewDesc("insectscore_db_connections_open",
 		"Database connections open now, in use or idle, by pool.", []string{"pool"}, nil)
+	poolClosed = prometheus.NewDesc("insectscore_db_connections_closed_total",
+		"Database connections the pool closed, by pool and why: idle_limit (more idle than it keeps), idle_time, lifetime. Many closed under load means connections are opened again and again.", []string{"pool", "reason"}, nil)
 )
 
 func (poolCollector) Describe(ch chan<- *prometheus.Desc) {
@@ -169,6 +171,7 @@ func (poolCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- poolWaits
 	ch <- poolInUse
 	ch <- poolOpen
+	ch <- poolClosed
 }
 
 func (p poolCollector) Collect(ch chan<- prometheus.Metric) {
@@ -177,6 +180,9 @@ func (p poolCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(poolWaits, prometheus.CounterValue, float64(st.WaitCount), pool)
 		ch <- prometheus.MustNewConstMetric(poolInUse, prometheus.GaugeValue, float64(st.InUse), pool)
 		ch <- prometheus.MustNewConstMetric(poolOpen, prometheus.GaugeValue, float64(st.OpenConnections), pool)
+		ch <- prometheus.MustNewConstMetric(poolClosed, prometheus.CounterValue, float64(st.MaxIdleClosed), pool, "idle_limit")
+		ch <- prometheus.MustNewConstMetric(poolClosed, prometheus.CounterValue, float64(st.MaxIdleTimeClosed), pool, "idle_time")
+		ch <- prometheus.MustNewConstMetric(poolClosed, prometheus.CounterValue, float64(st.MaxLifetimeClosed), pool, "lifetime")
 	}
 }
 

@@ -185,6 +185,12 @@ func open(ctx context.Context, dsn string, log *slog.Logger, list []migration) (
 		// than with 10 (12–21 % more writes/s, issue 26); with 32, on two
 		// cores, PostgreSQL spent more and wrote less.
 		sqlDB.SetMaxOpenConns(20)
+		// As many kept idle as may be open: database/sql keeps 2 by
+		// default, so a burst's connections were closed as it ebbed and
+		// opened again by the next, each a new PostgreSQL backend that
+		// prepared every statement again (issue 26). Idle ones close
+		// after a while of nothing.
+		sqlDB.SetMaxIdleConns(20)
 		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
 	}
 	s.db, s.rdb = db, db

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -341,4 +342,36 @@ func TestForeignKeys(t *testing.T) {
 			t.Errorf("plays after deleting the table = %+v, want one with no table (ON DELETE SET NULL)", plays)
 		}
 	})
+}
+
+// TestPostgresKeepsItsConnections: a burst of concurrent requests opens
+// connections, and the pool keeps them for the next burst instead of
+// closing all but two (database/sql's default), which made every burst
+// start new PostgreSQL backends that prepared their statements again.
+func TestPostgresKeepsItsConnections(t *testing.T) {
+	base := os.Getenv("INSECTSCORE_TEST_POSTGRES")
+	if base == "" {
+		t.Skip("INSECTSCORE_TEST_POSTGRES is not set; CI sets it")
+	}
+	s := openStore(t, pgtest.Schema(t, base))
+	ctx := context.Background()
+	burst := func() {
+		var wg sync.WaitGroup
+		for range 12 {
+			wg.Go(func() {
+				// Held a while, so that the burst needs 12 at once.
+				if err := s.db.WithContext(ctx).Exec("SELECT pg_sleep(0.05)").Error; err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+	}
+	burst()
+	burst()
+	st := s.PoolStats()["write"]
+	if st.MaxIdleClosed != 0 || st.OpenConnections < 12 {
+		t.Errorf("after two bursts of 12: %d connections open, %d closed as idle beyond the limit; want ≥ 12 kept, 0 closed",
+			st.OpenConnections, st.MaxIdleClosed)
+	}
 }
