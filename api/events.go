@@ -1,26 +1,41 @@
 package api
 
 import (
+	"bytes"
+	"compress/flate"
 	"context"
+	"encoding/base64"
 	"encoding/json"
+	"io"
 	"net"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gofiber/fiber/v2"
 
 	"insectscore/api/live"
+	"insectscore/scoring"
 )
 
 // sourcedBroker is a live.Broker that hears of changes made by other
 // replicas and needs this server to rebuild a table's event
 // (live.PGBroker).
 type sourcedBroker interface {
-	SetSource(func(ctx context.Context, code string) (live.Event, error))
+	SetSource(live.Source)
 }
 
-// tableEvent builds the live event of a table as it is now.
-func (s *server) tableEvent(ctx context.Context, code string) (live.Event, error) {
+// tableEvent builds the live event of a table changed on another
+// replica: from told, the event as that replica told it (toldView), or,
+// when told is nil or cannot be read, from the table as it is now.
+func (s *server) tableEvent(ctx context.Context, code string, told []byte) (live.Event, error) {
+	if told != nil {
+		v, data, err := fromTold(told)
+		if err == nil && v.Code == code {
+			return s.eventOf(code, v, data), nil
+		}
+		s.log.Warn("live update: cannot read what another replica told; reading the table", "code", code, "err", err)
+	}
 	st, err := s.store.ReadTable(ctx, code)
 	if err != nil {
 		return live.Event{}, err
@@ -37,14 +52,108 @@ func (s *server) event(code string, v tableView) (live.Event, error) {
 	if err != nil {
 		return live.Event{}, err
 	}
-	return s.recent.Event(code, v.Version, data, func(lang string) ([]byte, bool) {
+	return s.eventOf(code, v, data), nil
+}
+
+// eventOf is event for v whose JSON is data.
+func (s *server) eventOf(code string, v tableView, data []byte) live.Event {
+	ev := s.recent.Event(code, v.Version, data, func(lang string) ([]byte, bool) {
 		cat := catalogFor(lang)
 		if cat == nil {
 			return nil, false
 		}
 		ldata, err := json.Marshal(v.in(cat))
 		return ldata, err == nil
-	}), nil
+	})
+	if v.tracked == nil {
+		// A tracked table's log is its tracker's to write in each
+		// language: the other replicas read the table.
+		ev.Told = func() []byte { return told(v, data) }
+	}
+	return ev
+}
+
+// toldView is a table's event as one replica tells the others, so that
+// they need not read and score the table again: its JSON as the streams
+// get it (in English), and the messages that JSON holds only in English,
+// by key, for the streams in other languages.
+type toldView struct {
+	Data     json.RawMessage         `json:"d"`
+	Messages *scoring.ResultMessages `json:"m,omitempty"`
+	Errors   []scoring.Message       `json:"e,omitempty"`
+}
+
+// told is v's toldView, data being v's JSON, compressed (DEFLATE, then
+// base64, as a notification is text): a full table of four Insecta boards
+// is 10.6 KB of JSON and about 3 KB told, within NOTIFY's 8000 bytes.
+// Nil if it cannot be written.
+func told(v tableView, data []byte) []byte {
+	t := toldView{Data: data}
+	if v.Standings != nil {
+		if m := v.Standings.Messages(); !m.IsZero() {
+			t.Messages = &m
+		}
+	}
+	if len(v.Errors) > 0 {
+		t.Errors = make([]scoring.Message, len(v.Errors))
+		for i, fe := range v.Errors {
+			t.Errors[i] = fe.Message()
+		}
+	}
+	var buf bytes.Buffer
+	enc := base64.NewEncoder(base64.StdEncoding, &buf)
+	zw := deflaters.Get().(*flate.Writer)
+	defer deflaters.Put(zw)
+	zw.Reset(enc)
+	if json.NewEncoder(zw).Encode(t) != nil || zw.Close() != nil || enc.Close() != nil {
+		return nil
+	}
+	return buf.Bytes()
+}
+
+// inflaters keeps DEFLATE readers for fromTold.
+var inflaters sync.Pool
+
+// deflaters keeps DEFLATE writers for told: each is a megabyte of state.
+var deflaters = sync.Pool{New: func() any {
+	zw, _ := flate.NewWriter(nil, flate.BestSpeed) // a valid level: no error
+	return zw
+}}
+
+// maxTold bounds a told table read back, against a notification that
+// would inflate without end: ten times the largest table's JSON.
+const maxTold = 1 << 20
+
+// fromTold reads a toldView back: the table and its JSON as told.
+func fromTold(b []byte) (tableView, []byte, error) {
+	src := base64.NewDecoder(base64.StdEncoding, bytes.NewReader(b))
+	zr, _ := inflaters.Get().(io.ReadCloser)
+	if zr == nil {
+		zr = flate.NewReader(src)
+	} else if err := zr.(flate.Resetter).Reset(src, nil); err != nil {
+		return tableView{}, nil, err
+	}
+	defer inflaters.Put(zr)
+	var t toldView
+	if err := json.NewDecoder(io.LimitReader(zr, maxTold)).Decode(&t); err != nil {
+		return tableView{}, nil, err
+	}
+	var v tableView
+	if err := json.Unmarshal(t.Data, &v); err != nil {
+		return tableView{}, nil, err
+	}
+	if v.Standings != nil && t.Messages != nil {
+		v.Standings.SetMessages(*t.Messages)
+	}
+	if len(t.Errors) == len(v.Errors) {
+		for i, fe := range v.Errors {
+			if !t.Errors[i].IsZero() {
+				v.Errors[i] = scoring.FieldErrorOf(fe.Pointer, t.Errors[i])
+				v.Errors[i].Pointers = fe.Pointers
+			}
+		}
+	}
+	return v, t.Data, nil
 }
 
 // tableEvents answers GET /api/v1/tables/{code}/events: a Server-Sent Events

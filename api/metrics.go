@@ -216,7 +216,11 @@ var (
 	notifyReceived = prometheus.NewDesc("insectscore_notify_received_total",
 		"Notifications of changes made on other replicas.", nil, nil)
 	notifyRefreshed = prometheus.NewDesc("insectscore_notify_refreshed_total",
-		"Tables read again for this replica's streams after a change on another replica or a reconnect: one database read each.", nil, nil)
+		"Tables brought up to date for this replica's streams after a change on another replica or a reconnect: from the event the notification carried, or by a read (insectscore_notify_read_total).", nil, nil)
+	notifyRead = prometheus.NewDesc("insectscore_notify_read_total",
+		"Tables this replica read from the database to bring its streams up to date: a notification without the event (too large to carry), or a reconnect.", nil, nil)
+	notifyCarried = prometheus.NewDesc("insectscore_notify_carried_total",
+		"Notifications this replica sent with the table's event in them, so that the other replicas need not read the table.", nil, nil)
 	listenReconnects = prometheus.NewDesc("insectscore_notify_listen_reconnects_total",
 		"Times the LISTEN connection to PostgreSQL was lost and made again.", nil, nil)
 )
@@ -226,6 +230,8 @@ func (brokerCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- notifyFailed
 	ch <- notifyReceived
 	ch <- notifyRefreshed
+	ch <- notifyRead
+	ch <- notifyCarried
 	ch <- listenReconnects
 }
 
@@ -234,7 +240,8 @@ func (c brokerCollector) Collect(ch chan<- prometheus.Metric) {
 	for _, v := range []struct {
 		d *prometheus.Desc
 		n uint64
-	}{{notifySent, st.Sent}, {notifyFailed, st.Failed}, {notifyReceived, st.Received}, {notifyRefreshed, st.Refreshed}, {listenReconnects, st.Reconnects}} {
+	}{{notifySent, st.Sent}, {notifyFailed, st.Failed}, {notifyReceived, st.Received}, {notifyRefreshed, st.Refreshed},
+		{notifyRead, st.Read}, {notifyCarried, st.Carried}, {listenReconnects, st.Reconnects}} {
 		ch <- prometheus.MustNewConstMetric(v.d, prometheus.CounterValue, float64(v.n))
 	}
 }

@@ -50,6 +50,8 @@ func TestMetricsNotify(t *testing.T) {
 	}
 	sent0, recv0 := sent(), received()
 	refr0 := gaugeValue(t, metrics[1], "insectscore_notify_refreshed_total")
+	read0 := gaugeValue(t, metrics[1], "insectscore_notify_read_total")
+	carried0 := gaugeValue(t, metrics[0], "insectscore_notify_carried_total")
 	del0 := gaugeValue(t, metrics[1], "insectscore_notify_delivery_seconds")
 
 	mustHTTP(t, "PUT", bases[0]+boardPath(ct.Code, 0), board(0, 30), host, 200)
@@ -62,6 +64,8 @@ func TestMetricsNotify(t *testing.T) {
 	}{
 		{"insectscore_notify_received_total", recv0 + 1},
 		{"insectscore_notify_refreshed_total", refr0 + 1},
+		// The board's event came in the notification: no read.
+		{"insectscore_notify_read_total", read0},
 		{"insectscore_notify_delivery_seconds", del0 + 1},
 		{"insectscore_notify_sent_total", 0},
 		{"insectscore_notify_failed_total", 0},
@@ -70,6 +74,9 @@ func TestMetricsNotify(t *testing.T) {
 		if got := metricValue(t, families, tt.name); got != tt.want {
 			t.Errorf("the receiving replica's %s = %v, want %v", tt.name, got, tt.want)
 		}
+	}
+	if got := gaugeValue(t, metrics[0], "insectscore_notify_carried_total"); got != carried0+1 {
+		t.Errorf("the writing replica's insectscore_notify_carried_total = %v, want %v", got, carried0+1)
 	}
 	if got := sent(); got != sent0+1 {
 		t.Errorf("the writing replica's insectscore_notify_sent_total = %v, want %v", got, sent0+1)

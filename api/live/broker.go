@@ -40,6 +40,10 @@ type Event struct {
 	// want it another way (the table in another language), once for
 	// each way some stream wants.
 	Variants *Variants
+	// Told, when set, is the event as the other replicas can rebuild it
+	// without reading the table (PGBroker sends it in the notification
+	// when it fits); nil when they must read it.
+	Told func() []byte
 	// frame is Frame, built once by Publish and shared by every
 	// subscriber, so a thousand streams do not each format the table.
 	frame []byte

@@ -1,6 +1,7 @@
 package live
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -11,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -23,9 +25,12 @@ const PGChannel = "insectscore_tables"
 // a MemoryBroker does, and tells the others with NOTIFY; a replica that
 // hears of a change to a table some of its streams follow rebuilds the
 // table's event through the source set with SetSource. A notification
-// carries only the sender, code, version and time sent
-// ("id:code:version:unixmicro"): NOTIFY payloads are limited to 8000
-// bytes, and the database has the table anyway.
+// carries the sender, code, version and time sent
+// ("id:code:version:unixmicro"), and then, after a colon, the event as
+// its Told says when the whole payload fits NOTIFY's 8000 bytes: a
+// replica rebuilds the event from that without reading the table, as
+// every replica did before, two reads and two scorings for each write
+// with three replicas. A change too large to tell is read.
 type PGBroker struct {
 	*MemoryBroker
 	dsn     string
@@ -36,13 +41,13 @@ type PGBroker struct {
 
 	// source is set apart from mu, which a NOTIFY holds: reading a
 	// table changed elsewhere does not wait for this replica's own.
-	source atomic.Pointer[func(ctx context.Context, code string) (Event, error)]
+	source atomic.Pointer[Source]
 
 	mu sync.Mutex
 	// pending are the changes not told to the other replicas yet: each
-	// table's newest version. They read the table as it stands when
-	// told, so one notification covers every change before it.
-	pending map[string]int
+	// table's newest event. One notification covers every change before
+	// it: a replica that cannot rebuild it reads the table as it stands.
+	pending map[string]Event
 	// told is closed once the changes pending now are told.
 	told chan struct{}
 	// wake tells the notifier that pending has changes.
@@ -76,7 +81,7 @@ func NewPGBroker(ctx context.Context, dsn, channel string, log *slog.Logger) (*P
 		return nil, err
 	}
 	b := &PGBroker{MemoryBroker: NewMemoryBroker(), dsn: dsn, channel: channel, id: hex.EncodeToString(id), log: log,
-		pending: map[string]int{}, told: make(chan struct{}), wake: make(chan struct{}, 1),
+		pending: map[string]Event{}, told: make(chan struct{}), wake: make(chan struct{}, 1),
 		done: make(chan struct{}), stop: make(chan struct{}), notified: make(chan struct{})}
 	b.stats.heard = map[string]time.Time{}
 	listen, err := b.listen(ctx)
@@ -97,9 +102,14 @@ func NewPGBroker(ctx context.Context, dsn, channel string, log *slog.Logger) (*P
 // again, and the tables its streams follow are being brought up to date.
 func (b *PGBroker) Listening() bool { return b.listening.Load() }
 
+// Source builds the event of a table changed on another replica: from
+// told, what that replica's event's Told said, or, when told is nil, by
+// reading the table as it stands.
+type Source func(ctx context.Context, code string, told []byte) (Event, error)
+
 // SetSource gives the broker the way to build a table's current event,
 // for changes made on other replicas.
-func (b *PGBroker) SetSource(fn func(ctx context.Context, code string) (Event, error)) {
+func (b *PGBroker) SetSource(fn Source) {
 	b.source.Store(&fn)
 }
 
@@ -114,8 +124,8 @@ func (b *PGBroker) SetSource(fn func(ctx context.Context, code string) (Event, e
 func (b *PGBroker) Publish(code string, ev Event) {
 	b.MemoryBroker.Publish(code, ev)
 	b.mu.Lock()
-	if v, ok := b.pending[code]; !ok || v < ev.Version {
-		b.pending[code] = ev.Version
+	if p, ok := b.pending[code]; !ok || p.Version <= ev.Version {
+		b.pending[code] = ev
 	}
 	told := b.told
 	b.mu.Unlock()
@@ -163,7 +173,7 @@ func (b *PGBroker) notifier() {
 		}
 		b.mu.Lock()
 		batch, told := b.pending, b.told
-		b.pending, b.told = map[string]int{}, make(chan struct{})
+		b.pending, b.told = map[string]Event{}, make(chan struct{})
 		b.mu.Unlock()
 		if len(batch) == 0 {
 			close(told)
@@ -194,7 +204,7 @@ func (b *PGBroker) notifier() {
 // notify sends one notification a table in one statement, on conn or a
 // new connection, and returns the connection to use next (nil after a
 // failure).
-func (b *PGBroker) notify(conn *pgx.Conn, batch map[string]int) (*pgx.Conn, error) {
+func (b *PGBroker) notify(conn *pgx.Conn, batch map[string]Event) (*pgx.Conn, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if conn == nil || conn.IsClosed() {
@@ -211,8 +221,8 @@ func (b *PGBroker) notify(conn *pgx.Conn, batch map[string]int) (*pgx.Conn, erro
 	}
 	payloads := make([]string, 0, len(batch))
 	sent := strconv.FormatInt(time.Now().UnixMicro(), 10)
-	for code, version := range batch {
-		payloads = append(payloads, b.id+":"+code+":"+strconv.Itoa(version)+":"+sent)
+	for code, ev := range batch {
+		payloads = append(payloads, b.payload(code, ev, sent))
 	}
 	if _, err := conn.Exec(ctx, "SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p", b.channel, payloads); err != nil {
 		conn.Close(context.Background())
@@ -222,9 +232,26 @@ func (b *PGBroker) notify(conn *pgx.Conn, batch map[string]int) (*pgx.Conn, erro
 	return conn, nil
 }
 
+// maxPayload is the longest notification PostgreSQL takes (NOTIFY's
+// payload is "shorter than 8000 bytes").
+const maxPayload = 7999
+
+// payload is the notification of the change ev to code: the event as
+// Told says when it fits.
+func (b *PGBroker) payload(code string, ev Event, sent string) string {
+	head := b.id + ":" + code + ":" + strconv.Itoa(ev.Version) + ":" + sent
+	if ev.Told != nil {
+		if told := ev.Told(); told != nil && len(head)+1+len(told) <= maxPayload && utf8.Valid(told) && !bytes.ContainsRune(told, 0) {
+			b.stats.carried.Add(1)
+			return head + ":" + string(told)
+		}
+	}
+	return head
+}
+
 // requeue puts back a batch that was not sent, but for tables with a
 // newer change pending, and hands its waiters on to the next send.
-func (b *PGBroker) requeue(batch map[string]int, told chan struct{}) {
+func (b *PGBroker) requeue(batch map[string]Event, told chan struct{}) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for code, v := range batch {
@@ -309,16 +336,24 @@ func (b *PGBroker) receive(ctx context.Context, conn *pgx.Conn) error {
 		if from != b.id && code != "" {
 			b.stats.received.Add(1)
 			if b.follows(code) {
-				b.heard(code, rest)
-				b.refresh.add(code)
+				version, rest, _ := strings.Cut(rest, ":")
+				sent, told, carried := strings.Cut(rest, ":")
+				b.heard(code, sent)
+				v, err := strconv.Atoi(version)
+				if err != nil || !carried {
+					b.refresh.add(code)
+				} else {
+					b.refresh.told(code, v, []byte(told))
+				}
 			}
 		}
 	}
 }
 
-// rebuild reads a table this replica's streams follow, changed on
-// another replica, and hands its event to them.
-func (b *PGBroker) rebuild(ctx context.Context, code string) error {
+// rebuild builds the event of a table this replica's streams follow,
+// changed on another replica, from what it told (nil: by reading the
+// table), and hands it to them.
+func (b *PGBroker) rebuild(ctx context.Context, code string, told []byte) error {
 	if !b.follows(code) {
 		b.stats.forget(code)
 		return nil
@@ -327,7 +362,10 @@ func (b *PGBroker) rebuild(ctx context.Context, code string) error {
 	if source == nil {
 		return nil
 	}
-	ev, err := (*source)(ctx, code)
+	if told == nil {
+		b.stats.read.Add(1)
+	}
+	ev, err := (*source)(ctx, code, told)
 	if err != nil {
 		return err
 	}

@@ -15,30 +15,42 @@ import (
 )
 
 // TestPGBrokerAcrossReplicas: an update published on one replica reaches
-// the streams of another through LISTEN/NOTIFY, rebuilt by its source; a
-// replica does not rebuild what it published itself.
+// the streams of another through LISTEN/NOTIFY, rebuilt by its source
+// from the event the notification carries, or by reading the table when
+// the event is too large to carry; a replica does not rebuild what it
+// published itself.
 func TestPGBrokerAcrossReplicas(t *testing.T) {
 	dsn := testPostgres(t)
 	channel := testChannel()
 	a := testBroker(t, dsn, channel)
 	b := testBroker(t, dsn, channel)
 	var aRebuilt atomic.Int32
-	a.SetSource(func(context.Context, string) (Event, error) {
+	a.SetSource(func(context.Context, string, []byte) (Event, error) {
 		aRebuilt.Add(1)
 		return Event{}, nil
 	})
-	b.SetSource(func(_ context.Context, code string) (Event, error) {
-		return Event{Version: 7, Data: []byte("rebuilt " + code)}, nil
+	b.SetSource(func(_ context.Context, code string, told []byte) (Event, error) {
+		if told != nil {
+			return Event{Version: 8, Data: []byte("told " + string(told))}, nil
+		}
+		return Event{Version: 7, Data: []byte("read " + code)}, nil
 	})
 
 	onA, onB, elsewhere := a.Subscribe("ABC234"), b.Subscribe("ABC234"), b.Subscribe("XYZ789")
-	a.Publish("ABC234", Event{Version: 7, Data: []byte("from a")})
+	large := strings.Repeat("é", 4000) // 8,000 bytes: too large to carry
+	a.Publish("ABC234", Event{Version: 7, Data: []byte("from a"), Told: func() []byte { return []byte(large) }})
 
 	if ev := waitEvent(t, onA); string(ev.Data) != "from a" {
 		t.Errorf("replica a's own stream got %q, want the published event", ev.Data)
 	}
-	if ev := waitEvent(t, onB); ev.Version != 7 || string(ev.Data) != "rebuilt ABC234" {
-		t.Errorf("replica b's stream got %+v, want the table rebuilt by b's source", ev)
+	if ev := waitEvent(t, onB); ev.Version != 7 || string(ev.Data) != "read ABC234" {
+		t.Errorf("replica b's stream got %+v, want the table read by b's source", ev)
+	}
+	// A change that fits comes with its event: b does not read it.
+	told := `{"d":"é: the table"}`
+	a.Publish("ABC234", Event{Version: 8, Data: []byte("from a"), Told: func() []byte { return []byte(told) }})
+	if ev := waitEvent(t, onB); ev.Version != 8 || string(ev.Data) != "told "+told {
+		t.Errorf("replica b's stream got %+v, want the event rebuilt from what a told", ev)
 	}
 	if _, ok := elsewhere.Latest(); ok {
 		t.Error("a stream of another table got the update")
@@ -46,6 +58,12 @@ func TestPGBrokerAcrossReplicas(t *testing.T) {
 	time.Sleep(200 * time.Millisecond) // a's own notification has come back by now
 	if n := aRebuilt.Load(); n != 0 {
 		t.Errorf("replica a rebuilt its own update %d times", n)
+	}
+	if st := a.Stats(); st.Carried != 1 {
+		t.Errorf("a carried %d events in its notifications, want 1", st.Carried)
+	}
+	if st := b.Stats(); st.Read != 1 || st.Refreshed != 2 {
+		t.Errorf("b read %d tables and rebuilt %d, want 1 and 2", st.Read, st.Refreshed)
 	}
 }
 
@@ -84,7 +102,7 @@ func TestPGBrokerListensAgain(t *testing.T) {
 	// b rebuilds a table as the database has it; a read fails while its
 	// sessions are being ended, as a read of the database would.
 	var away atomic.Bool
-	b.SetSource(func(_ context.Context, code string) (Event, error) {
+	b.SetSource(func(_ context.Context, code string, _ []byte) (Event, error) {
 		if away.Load() {
 			return Event{}, errors.New("the database is away")
 		}

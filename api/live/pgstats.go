@@ -2,7 +2,6 @@ package live
 
 import (
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -20,10 +19,14 @@ type PGStats struct {
 	Received, Refreshed uint64
 	// Reconnects is how often the listener was lost and listened again.
 	Reconnects uint64
+	// Carried is the notifications sent with the event in them; Read the
+	// tables this replica read to rebuild an event (a notification
+	// without one, one it could not rebuild from, or a reconnect).
+	Carried, Read uint64
 }
 
 type pgStats struct {
-	sent, failed, received, refreshed, reconnects atomic.Uint64
+	sent, failed, received, refreshed, reconnects, carried, read atomic.Uint64
 
 	mu       sync.Mutex
 	delivery func(time.Duration)
@@ -36,7 +39,7 @@ func (b *PGBroker) Stats() PGStats {
 	return PGStats{
 		Sent: b.stats.sent.Load(), Failed: b.stats.failed.Load(),
 		Received: b.stats.received.Load(), Refreshed: b.stats.refreshed.Load(),
-		Reconnects: b.stats.reconnects.Load(),
+		Reconnects: b.stats.reconnects.Load(), Carried: b.stats.carried.Load(), Read: b.stats.read.Load(),
 	}
 }
 
@@ -52,13 +55,12 @@ func (b *PGBroker) ObserveDelivery(fn func(time.Duration)) {
 }
 
 // heard keeps when the first notification of a change to code not yet
-// handed to this replica's streams was sent, from its payload's rest
-// ("version:unixmicro"); one from a replica that does not send the time
-// is not timed.
-func (b *PGBroker) heard(code, rest string) {
-	_, sent, ok := strings.Cut(rest, ":")
+// handed to this replica's streams was sent, from its payload's time
+// (unix microseconds); one from a replica that does not send the time is
+// not timed.
+func (b *PGBroker) heard(code, sent string) {
 	us, err := strconv.ParseInt(sent, 10, 64)
-	if !ok || err != nil {
+	if err != nil {
 		return
 	}
 	b.stats.mu.Lock()

@@ -57,7 +57,7 @@ func TestPGBrokerStats(t *testing.T) {
 	channel := testChannel()
 	a := testBroker(t, dsn, channel)
 	b := testBroker(t, dsn, channel)
-	b.SetSource(func(_ context.Context, code string) (Event, error) {
+	b.SetSource(func(_ context.Context, code string, _ []byte) (Event, error) {
 		return Event{Version: 3, Data: []byte(code)}, nil
 	})
 	var mu sync.Mutex
@@ -79,7 +79,7 @@ func TestPGBrokerStats(t *testing.T) {
 	if got, want := a.Stats(), (PGStats{Sent: 2}); got != want {
 		t.Errorf("the sender's stats %+v, want %+v (its own notifications are not received)", got, want)
 	}
-	if got, want := b.Stats(), (PGStats{Received: 2, Refreshed: 1}); got != want {
+	if got, want := b.Stats(), (PGStats{Received: 2, Refreshed: 1, Read: 1}); got != want {
 		t.Errorf("the receiver's stats %+v, want %+v", got, want)
 	}
 	mu.Lock()
@@ -104,7 +104,7 @@ func TestPGBrokerStatsReconnect(t *testing.T) {
 	u.RawQuery = q.Encode()
 	ctx := context.Background()
 	b := testBroker(t, u.String(), name)
-	b.SetSource(func(_ context.Context, code string) (Event, error) { return Event{Version: 1}, nil })
+	b.SetSource(func(_ context.Context, code string, _ []byte) (Event, error) { return Event{Version: 1}, nil })
 	b.Subscribe("ABC234")
 	b.Publish("ABC234", Event{Version: 1})
 
@@ -124,7 +124,7 @@ func TestPGBrokerStatsReconnect(t *testing.T) {
 	waitFor(t, "refresh after the reconnect", func() bool { return b.Stats().Refreshed == 1 })
 	b.Publish("ABC234", Event{Version: 2}) // fails on the ended connection, sent on a new one
 	b.Publish("ABC234", Event{Version: 3})
-	if got, want := b.Stats(), (PGStats{Sent: 3, Failed: 1, Refreshed: 1, Reconnects: 1}); got != want {
+	if got, want := b.Stats(), (PGStats{Sent: 3, Failed: 1, Refreshed: 1, Reconnects: 1, Read: 1}); got != want {
 		t.Errorf("stats %+v, want %+v", got, want)
 	}
 }

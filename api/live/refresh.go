@@ -21,18 +21,29 @@ const refreshFor = time.Minute
 // many of its changes are heard meanwhile, and never two reads of one
 // table at once, so that its streams get its versions in order.
 type refresher struct {
-	ctx  context.Context
-	read func(ctx context.Context, code string) error
+	ctx context.Context
+	// read rebuilds a table's event: from told, the newest event told
+	// by the replica that changed it, or by reading the table (nil).
+	read func(ctx context.Context, code string, told []byte) error
 	log  *slog.Logger
 
 	mu    sync.Mutex
 	queue []string
+	// carried is the newest event told of a table not rebuilt yet,
+	// while no change to it was heard that did not carry its event.
+	carried map[string]toldEvent
 	// state of a table: queued, or being read, and then whether it
 	// changed again meanwhile.
 	state map[string]refreshState
 	// failing is since when a table's reads fail.
 	failing map[string]time.Time
 	wake    chan struct{}
+}
+
+// toldEvent is a table's event as a notification carried it.
+type toldEvent struct {
+	version int
+	data    []byte
 }
 
 type refreshState int
@@ -43,8 +54,9 @@ const (
 	readingChanged
 )
 
-func newRefresher(ctx context.Context, read func(ctx context.Context, code string) error, log *slog.Logger) *refresher {
-	r := &refresher{ctx: ctx, read: read, log: log, state: map[string]refreshState{}, failing: map[string]time.Time{}, wake: make(chan struct{}, refreshWorkers)}
+func newRefresher(ctx context.Context, read func(ctx context.Context, code string, told []byte) error, log *slog.Logger) *refresher {
+	r := &refresher{ctx: ctx, read: read, log: log, carried: map[string]toldEvent{}, state: map[string]refreshState{},
+		failing: map[string]time.Time{}, wake: make(chan struct{}, refreshWorkers)}
 	for range refreshWorkers {
 		go r.work()
 	}
@@ -55,6 +67,19 @@ func newRefresher(ctx context.Context, read func(ctx context.Context, code strin
 func (r *refresher) add(code string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	delete(r.carried, code)
+	r.addLocked(code)
+}
+
+// told asks for code to be rebuilt from data, its event at version as
+// another replica told it, unless a newer one is told first or a change
+// that must be read is heard.
+func (r *refresher) told(code string, version int, data []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if t, ok := r.carried[code]; !ok || t.version <= version {
+		r.carried[code] = toldEvent{version: version, data: data}
+	}
 	r.addLocked(code)
 }
 
@@ -63,6 +88,7 @@ func (r *refresher) all(codes []string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, code := range codes {
+		delete(r.carried, code)
 		r.addLocked(code)
 	}
 }
@@ -98,10 +124,12 @@ func (r *refresher) work() {
 		code := r.queue[0]
 		r.queue = r.queue[1:]
 		r.state[code] = reading
+		told := r.carried[code].data
+		delete(r.carried, code)
 		r.mu.Unlock()
 
 		ctx, cancel := context.WithTimeout(r.ctx, 10*time.Second)
-		err := r.read(ctx, code)
+		err := r.read(ctx, code, told)
 		cancel()
 
 		r.mu.Lock()

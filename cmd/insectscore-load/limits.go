@@ -545,7 +545,7 @@ func (l *notifyLoad) replicaSteps(ctx context.Context, n int, codes []string) er
 			return err
 		}
 		defer broker.Close()
-		broker.SetSource(func(ctx context.Context, code string) (live.Event, error) {
+		broker.SetSource(func(ctx context.Context, code string, _ []byte) (live.Event, error) {
 			// The version a read now sees: the table's last change sent.
 			t := slices.Index(codes, code)
 			v := versions[t].Load()

@@ -1,0 +1,107 @@
+package api
+
+import (
+	"bytes"
+	"compress/flate"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"os"
+	"testing"
+
+	"insectscore/scoring"
+)
+
+// TestToldTableReadsBackInEveryLanguage: the event one replica tells the
+// others (toldView), read back, is the table its streams would have got
+// in every language, for every request the scoring tests record
+// (rulebook examples, refusals and warnings among them): scored, refused
+// with errors, tied. A replica that rebuilt a table from it and wrote a
+// message in English where the writer's replica wrote German would show
+// a German phone English.
+func TestToldTableReadsBackInEveryLanguage(t *testing.T) {
+	raw, err := os.ReadFile("../scoring/testdata/requests.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []struct {
+		Name, Game string
+		Body       string
+	}
+	if err := json.Unmarshal(raw, &recs); err != nil {
+		t.Fatal(err)
+	}
+	var scored, refused, tied, warned int
+	for _, rec := range recs {
+		v := tableView{Code: "ABC234", Game: rec.Game, Status: "open", Variants: map[string]int{}, Version: 3, Errors: []scoring.FieldError{}}
+		res, err := scoring.ScoreJSON(rec.Game, []byte(rec.Body))
+		var verr *scoring.ValidationError
+		switch {
+		case errors.As(err, &verr):
+			v.Errors = verr.Errors
+			refused++
+		case err != nil:
+			continue // not a request of a game's boards
+		default:
+			v.Standings = res
+			scored++
+			if res.Tiebreak != "" {
+				tied++
+			}
+			for _, p := range res.Results {
+				if len(p.Warnings) > 0 {
+					warned++
+					break
+				}
+			}
+		}
+		data, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, gotData, err := fromTold(told(v, data))
+		if err != nil {
+			t.Fatalf("%s: %v", rec.Name, err)
+		}
+		if !bytes.Equal(gotData, data) {
+			t.Fatalf("%s: the JSON told is not the table's", rec.Name)
+		}
+		for _, lang := range languages {
+			cat := catalogFor(lang)
+			want, _ := json.Marshal(v.in(cat))
+			have, _ := json.Marshal(got.in(cat))
+			if !bytes.Equal(have, want) {
+				t.Errorf("%s in %s: read back from what was told\n%s\nwant\n%s", rec.Name, lang, have, want)
+			}
+		}
+	}
+	if scored < 50 || refused < 20 || tied < 5 || warned < 5 {
+		t.Errorf("the requests gave %d scored tables (%d tied, %d with warnings) and %d refused: too few to tell", scored, tied, warned, refused)
+	}
+	t.Logf("%d scored (%d tied, %d with warnings), %d refused, each the same in %v", scored, tied, warned, refused, languages)
+}
+
+// TestToldRefusesWhatItCannotRead: a notification whose event is not a
+// told table (another version's, damaged, or inflating without end) is
+// an error, and the replica reads the table instead.
+func TestToldRefusesWhatItCannotRead(t *testing.T) {
+	var bomb bytes.Buffer
+	enc := base64.NewEncoder(base64.StdEncoding, &bomb)
+	zw, _ := flate.NewWriter(enc, flate.BestCompression)
+	zw.Write([]byte(`{"d":"`))
+	zw.Write(bytes.Repeat([]byte(" "), 2*maxTold))
+	zw.Close()
+	enc.Close()
+	for name, b := range map[string][]byte{
+		"not base64":         []byte("{not base64}"),
+		"not compressed":     []byte(base64.StdEncoding.EncodeToString([]byte(`{"d":{}}`))),
+		"inflating past 1MB": bomb.Bytes(),
+	} {
+		if _, _, err := fromTold(b); err == nil {
+			t.Errorf("%s: read back", name)
+		}
+	}
+	if bomb.Len() > 8000 {
+		t.Fatalf("the bomb is %d bytes told, more than a notification carries", bomb.Len())
+	}
+}
