@@ -64,6 +64,8 @@ import { language, t } from '../ui/i18n.js';
  * @property {boolean} sending a write is on its way
  * @property {boolean} retrying a write failed and will be tried again
  * @property {string} lastError why the last try failed
+ * @property {string} serverSaid why the server turned the last try away for now (a 503's
+ *   detail, in the app's language), when it answered; '' when it did not answer
  * @property {{labelKey?: string, labelArgs?: Object<string, string | number>, label?: string, detail: string, at: number}[]} refused
  *   what the server refused lately (its label as an op's: see opLabel)
  * @property {number} savedAt when the last write was acknowledged (0: none this session)
@@ -93,6 +95,7 @@ const listeners = new Set();
 let refused = [];
 let savedAt = 0;
 let lastError = '';
+let serverSaid = '';
 /** @type {number | undefined} */
 let timer;
 let started = false;
@@ -270,6 +273,7 @@ export function outboxState() {
     sending: shown.some((op) => flying.has(op.id)),
     retrying: shown.some((op) => op.attempts > 0),
     lastError,
+    serverSaid,
     refused,
     savedAt,
   };
@@ -332,6 +336,7 @@ async function deliver(op) {
         return;
       }
       if (res.retry) {
+        serverSaid = res.status > 0 ? res.error.message : '';
         retryLater(op, res.error.message, res.retryAfter);
         return;
       }
@@ -407,6 +412,7 @@ function finish(op, ok, result) {
   if (ok) {
     savedAt = Date.now();
     lastError = '';
+    serverSaid = '';
     // The server answered: any write waiting for it may go now.
     for (const q of queue) if (q.nextAt > soonest(q, Date.now())) q.nextAt = soonest(q, Date.now());
   } else if (!op.quiet && !h.explained?.(result)) {

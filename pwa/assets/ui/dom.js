@@ -156,7 +156,11 @@ export function describe(s, online, now, sticky) {
   if (s.pending > 0) {
     if (!s.retrying) return { state: 'saving', text: t('ui.sync.saving') };
     const oldest = age(s.oldest, now);
-    return { state: 'retrying', text: online ? t('ui.sync.retrying', { age: oldest }) : t('ui.sync.offline', { age: oldest }) };
+    if (!online) return { state: 'retrying', text: t('ui.sync.offline', { age: oldest }) };
+    // The server answered but cannot save now (its database is busy or
+    // away): say so, as it said it.
+    if (s.serverSaid) return { state: 'retrying', text: t('ui.sync.retryingBecause', { why: s.serverSaid, age: oldest }) };
+    return { state: 'retrying', text: t('ui.sync.retrying', { age: oldest }) };
   }
   if (s.savedAt && (sticky || now - s.savedAt < savedFor)) return { state: 'saved', text: t('ui.sync.saved') };
   return { state: '', text: '' };
