@@ -105,3 +105,31 @@ func TestToldRefusesWhatItCannotRead(t *testing.T) {
 		t.Fatalf("the bomb is %d bytes told, more than a notification carries", bomb.Len())
 	}
 }
+
+// BenchmarkTold: what telling a table costs the replica that changed it
+// (told: once a change) and each replica that rebuilds it (fromTold),
+// against a read of the table and its scoring, which it replaces.
+func BenchmarkTold(b *testing.B) {
+	body := `{"players":[{"name":"Ana","board":{"hotel":"blue","floors":[{"species":"bee","guests":2},{"species":"ant","guests":0},{"species":"fly","guests":0}]}},` +
+		`{"name":"Ben","board":{"hotel":"green","floors":[{"species":"ladybird","guests":0},{"species":"butterfly","guests":0},{"species":"earwig","guests":0}]}}]}`
+	res, err := scoring.ScoreJSON("insektenhotel", []byte(body))
+	if err != nil {
+		b.Fatal(err)
+	}
+	v := tableView{Code: "ABC234", Game: "insektenhotel", Standings: res, Version: 3}
+	data, _ := json.Marshal(v)
+	b.Run("told", func(b *testing.B) {
+		for b.Loop() {
+			told(v, data)
+		}
+	})
+	t := told(v, data)
+	b.Run("fromTold", func(b *testing.B) {
+		for b.Loop() {
+			if _, _, err := fromTold(t); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Logf("table JSON %d bytes, told %d", len(data), len(t))
+}
