@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"database/sql"
 	"path/filepath"
 	"testing"
 	"time"
@@ -10,6 +9,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"insectscore/models"
+	"insectscore/models/sqlitetest"
 )
 
 // TestLockedDatabaseAPI: while another program holds SQLite's write lock
@@ -30,19 +30,7 @@ func TestLockedDatabaseAPI(t *testing.T) {
 	logTestPlay(t, app, "default", playBody("insektenhotel", time.Time{}, time.Time{}, seat{"Ana", full}, seat{"Ben", part}))
 	mustReady(t, app, 200)
 
-	db, err := sql.Open("sqlite3", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	conn, err := db.Conn(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {
-		t.Fatal(err)
-	}
+	release := sqlitetest.HoldWriteLock(t, path)
 
 	reads := []scenario{
 		{name: "a table", method: "GET", path: "/api/v1/tables/" + tbl.Code, status: 200},
@@ -82,9 +70,7 @@ func TestLockedDatabaseAPI(t *testing.T) {
 	r := mustReady(t, app, 503)
 	unavailable(t, r)
 
-	if _, err := conn.ExecContext(context.Background(), "ROLLBACK"); err != nil {
-		t.Fatal(err)
-	}
+	release()
 	mustReady(t, app, 200)
 	mustCall(t, app, "POST", "/api/v1/groups", `{"name": "Club"}`, map[string]string{"Idempotency-Key": "k1"}, 201)
 }

@@ -2,7 +2,6 @@ package models
 
 import (
 	"context"
-	"database/sql"
 	"database/sql/driver"
 	"encoding/json"
 	"errors"
@@ -20,39 +19,8 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"insectscore/models/pgtest"
+	"insectscore/models/sqlitetest"
 )
-
-// holdWriteLock takes SQLite's write lock on the file at path from a
-// connection of its own, as sqlite3 or another insectscore would, until
-// the test ends or release is called.
-func holdWriteLock(t *testing.T, path string) (release func()) {
-	t.Helper()
-	db, err := sql.Open("sqlite3", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := db.Conn(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := conn.ExecContext(ctx, "UPDATE groups SET name = name"); err != nil {
-		t.Fatal(err)
-	}
-	done := false
-	release = func() {
-		if !done {
-			done = true
-			conn.ExecContext(ctx, "ROLLBACK")
-			conn.Close()
-			db.Close()
-		}
-	}
-	t.Cleanup(release)
-	return release
-}
 
 // TestLockedDatabase: while another connection holds SQLite's write lock,
 // reads answer at once, and writes and Ready give up after the busy timeout
@@ -71,7 +39,7 @@ func TestLockedDatabase(t *testing.T) {
 		_, _, err := s.PutBoard(ctx, BoardPut{Code: tbl.Code, Token: host, Seat: 0, Board: json.RawMessage(`{}`)}, nil)
 		return err
 	}
-	release := holdWriteLock(t, path)
+	release := sqlitetest.HoldWriteLock(t, path)
 
 	reads := map[string]func() error{
 		"FindTableByCode": func() error { _, err := s.FindTableByCode(ctx, tbl.Code); return err },

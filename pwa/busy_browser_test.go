@@ -1,12 +1,12 @@
 package pwa_test
 
 import (
-	"context"
-	"database/sql"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"insectscore/models/sqlitetest"
 )
 
 // TestBrowserOutboxWaitsOutABusyDatabase: while another program holds
@@ -23,19 +23,7 @@ func TestBrowserOutboxWaitsOutABusyDatabase(t *testing.T) {
 	code := host.startTable("insectarium", "Ana", "Ben")
 	phone.joinAs(code, 1)
 
-	db, err := sql.Open("sqlite3", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	conn, err := db.Conn(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {
-		t.Fatal(err)
-	}
+	release := sqlitetest.HoldWriteLock(t, path)
 	phone.step("/players/1/board/supply", 2)
 	phone.waitTextHas(`[data-testid=save-state]`, "Not saved yet")
 	// The server answered, busy: the phone says so.
@@ -50,9 +38,7 @@ func TestBrowserOutboxWaitsOutABusyDatabase(t *testing.T) {
 	if got := seatBoard(t, srv.base, code, 1)["supply"]; got != nil {
 		t.Fatalf("Ben's supply is %v while the database is locked", got)
 	}
-	if _, err := conn.ExecContext(context.Background(), "ROLLBACK"); err != nil {
-		t.Fatal(err)
-	}
+	release()
 	freed := time.Now()
 	waitForUpTo(t, 20*time.Second, "Ben's edit to reach the server once the lock is gone", func() bool {
 		return seatBoard(t, srv.base, code, 1)["supply"] == 2.0
