@@ -27,14 +27,21 @@ type sourcedBroker interface {
 
 // tableEvent builds the live event of a table changed on another
 // replica: from told, the event as that replica told it (toldView), or,
-// when told is nil or cannot be read, from the table as it is now.
+// when told is nil, cannot be read or is of a version built here before,
+// from the table as it is now.
 func (s *server) tableEvent(ctx context.Context, code string, told []byte) (live.Event, error) {
 	if told != nil {
 		v, data, err := fromTold(told)
-		if err == nil && v.Code == code {
+		switch last, seen := s.recent.Version(code); {
+		case err != nil || v.Code != code:
+			s.log.Warn("live update: cannot read what another replica told; reading the table", "code", code, "err", err)
+		case !seen || v.Version > last:
 			return s.eventOf(code, v, data), nil
 		}
-		s.log.Warn("live update: cannot read what another replica told; reading the table", "code", code, "err", err)
+		// A version this replica has built already: a change that
+		// leaves the version alone (a seat's sync state) may have been
+		// made since, here or on a third replica, and what was told
+		// would take it back. The table as it stands is right.
 	}
 	st, err := s.store.ReadTable(ctx, code)
 	if err != nil {

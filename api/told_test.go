@@ -3,12 +3,19 @@ package api
 import (
 	"bytes"
 	"compress/flate"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"os"
+	"path/filepath"
+	"slices"
 	"testing"
+	"time"
 
+	"insectscore/api/live"
+	"insectscore/models"
 	"insectscore/scoring"
 )
 
@@ -132,4 +139,49 @@ func BenchmarkTold(b *testing.B) {
 		}
 	})
 	b.Logf("table JSON %d bytes, told %d", len(data), len(t))
+}
+
+// TestToldOnlyWhenNewer: a replica rebuilds a table from what another
+// told only when it is of a version newer than the last built here. One it
+// has built already may be older than it looks: a change that leaves the
+// version alone (a seat's sync state) made here, or on a third replica,
+// since; that table is read as it stands instead.
+func TestToldOnlyWhenNewer(t *testing.T) {
+	store := openTestStore(t, filepath.Join(t.TempDir(), "told.db"))
+	s := &server{store: store, recent: live.NewRecent(), cfg: Config{Now: time.Now}, log: slog.New(slog.DiscardHandler)}
+	ctx := context.Background()
+	tbl, _, err := store.CreateTable(ctx, models.NewTable{Game: "insektenhotel", Names: []string{"Ana", "Ben"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.ReadTable(ctx, tbl.Code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := view(st, time.Now())
+	built, err := s.event(tbl.Code, stored)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What another replica told: the table with a seat's name that the
+	// database does not hold, so the test sees which one was used.
+	other := stored
+	other.Seats = slices.Clone(stored.Seats)
+	other.Seats[0].Name = "Told"
+	tell := func(v tableView) []byte {
+		data, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return told(v, data)
+	}
+	ev, err := s.tableEvent(ctx, tbl.Code, tell(other))
+	if err != nil || !bytes.Equal(ev.Data, built.Data) {
+		t.Errorf("told at the version built here: got %s (%v), want the table read as it stands %s", ev.Data, err, built.Data)
+	}
+	other.Version++
+	ev, err = s.tableEvent(ctx, tbl.Code, tell(other))
+	if err != nil || ev.Version != other.Version || !bytes.Contains(ev.Data, []byte(`"Told"`)) {
+		t.Errorf("told at a newer version: got %s (%v), want what was told", ev.Data, err)
+	}
 }

@@ -52,6 +52,18 @@ func NewRecent() *Recent {
 	return &Recent{last: map[string]*tableJSON{}}
 }
 
+// Version is the version of the last event of the table code built here,
+// and false when there is none remembered.
+func (r *Recent) Version(code string) (int, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	t, ok := r.last[code]
+	if !ok {
+		return 0, false
+	}
+	return t.version, true
+}
+
 // Event builds the live event of the table code at version, whose JSON
 // is data: the delta from the table's last event, and its variants in
 // the other languages. inLang gives the table's JSON in a language, or
