@@ -250,15 +250,9 @@ func TestBrowserReloadKeepsEntries(t *testing.T) {
 
 	// The seat: the server goes away (Chromium's offline emulation lets a
 	// request slip out while a page reloads, so the server really stops).
-	dir := t.TempDir()
-	srv := serveApp(t, filepath.Join(dir, "reload.db"), "127.0.0.1:0")
-	addr := strings.TrimPrefix(srv.base, "http://")
-	host := newTab(t, chrome, srv.base, true)
-	code := host.startTable("insectarium", "Ana", "Ben")
-	phone := newTab(t, chrome, srv.base, true)
-	phone.joinAs(code, 1)
-	phone.waitOfflineReady()
-	srv.stop()
+	st := newSeatedTable(t, chrome)
+	host, phone, code := st.host, st.phone, st.code
+	st.srv.stop()
 	phone.enterCard(1, 0, 0, card{"green", "beetle", 3, []string{"pin"}})
 	phone.chooseToken("/players/1/board/colTokens/0", "green", "Green")
 	// The engine scores the change on the phone, with no server.
@@ -269,12 +263,42 @@ func TestBrowserReloadKeepsEntries(t *testing.T) {
 	phone.waitTextNow(`[data-testid=standing-1]`, "3")
 	phone.noVagueErrors()
 	phone.screenshot("offline-seat-reloaded")
-	srv = serveApp(t, filepath.Join(dir, "reload.db"), addr)
-	waitForUpTo(t, 15*time.Second, "Ben's board to reach the server", func() bool { return seatBoard(t, srv.base, code, 1)["grid"] != nil })
+	st.restart(t)
+	waitForUpTo(t, 15*time.Second, "Ben's board to reach the server", func() bool { return seatBoard(t, st.srv.base, code, 1)["grid"] != nil })
 	host.waitTextNow(`[data-testid=seat-total-1]`, "3")
 	phone.waitTextNow(`[data-testid=save-state]`, "Saved")
 	b.checkConsole()
 	phone.checkConsole()
+}
+
+// seatedTable is a host's Insectarium table of Ana and Ben on a server
+// over a SQLite file, with Ben's phone joined at seat 1 and the app ready
+// offline there: where the tests start that stop the server under a
+// phone and start it again.
+type seatedTable struct {
+	srv         *appServer
+	path, addr  string
+	host, phone *browser
+	code        string
+}
+
+func newSeatedTable(t *testing.T, chrome context.Context) *seatedTable {
+	t.Helper()
+	st := &seatedTable{path: filepath.Join(t.TempDir(), "seated.db")}
+	st.srv = serveApp(t, st.path, "127.0.0.1:0")
+	st.addr = strings.TrimPrefix(st.srv.base, "http://")
+	st.host = newTab(t, chrome, st.srv.base, true)
+	st.code = st.host.startTable("insectarium", "Ana", "Ben")
+	st.phone = newTab(t, chrome, st.srv.base, true)
+	st.phone.joinAs(st.code, 1)
+	st.phone.waitOfflineReady()
+	return st
+}
+
+// restart starts the server again on the same file and address.
+func (st *seatedTable) restart(t *testing.T) {
+	t.Helper()
+	st.srv = serveApp(t, st.path, st.addr)
 }
 
 // twoPhones opens two phones in one browser, each a context of its own

@@ -1,7 +1,6 @@
 package pwa_test
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -51,18 +50,11 @@ func (b *browser) staleWithSaved() string {
 // touched nothing), and "the server is not answering" goes before "Saved"
 // comes. Then the host really changes Ben's board: that is said.
 func TestBrowserSeatReloadWithServerDown(t *testing.T) {
-	dir := t.TempDir()
-	srv := serveApp(t, filepath.Join(dir, "reload.db"), "127.0.0.1:0")
-	addr := strings.TrimPrefix(srv.base, "http://")
-	chrome := newChromium(t)
-	host := newTab(t, chrome, srv.base, true)
-	code := host.startTable("insectarium", "Ana", "Ben")
+	st := newSeatedTable(t, newChromium(t))
+	host, phone, code := st.host, st.phone, st.code
 	hostToken, _ := host.stored(code)["hostToken"].(string)
-	phone := newTab(t, chrome, srv.base, true)
-	phone.joinAs(code, 1)
-	phone.waitOfflineReady()
 
-	srv.stop()
+	st.srv.stop()
 	phone.enterCard(1, 0, 0, card{"green", "beetle", 3, []string{"pin"}})
 	phone.chooseToken("/players/1/board/colTokens/0", "green", "Green")
 	phone.waitTextHas(`[data-testid=save-state]`, "Not saved yet")
@@ -70,7 +62,8 @@ func TestBrowserSeatReloadWithServerDown(t *testing.T) {
 	phone.waitTextHas(`[data-testid=stale]`, "the server is not answering")
 	phone.watchStaleAndSaved()
 
-	srv = serveApp(t, filepath.Join(dir, "reload.db"), addr)
+	st.restart(t)
+	srv := st.srv
 	restarted := time.Now()
 	waitForUpTo(t, 15*time.Second, "Ben's edit to reach the server", func() bool { return seatBoard(t, srv.base, code, 1)["grid"] != nil })
 	phone.waitTextNow(`[data-testid=save-state]`, "Saved")
@@ -145,21 +138,14 @@ func TestBrowserSeatReloadBeforeSend(t *testing.T) {
 // the server is back the mark goes within a few seconds, with no edit
 // waiting to be sent and no action on the phone.
 func TestBrowserTableNotAnsweringGoes(t *testing.T) {
-	dir := t.TempDir()
-	srv := serveApp(t, filepath.Join(dir, "stale.db"), "127.0.0.1:0")
-	addr := strings.TrimPrefix(srv.base, "http://")
-	chrome := newChromium(t)
-	host := newTab(t, chrome, srv.base, true)
-	code := host.startTable("insectarium", "Ana", "Ben")
-	phone := newTab(t, chrome, srv.base, true)
-	phone.joinAs(code, 1)
-	phone.waitOfflineReady()
+	st := newSeatedTable(t, newChromium(t))
+	host, phone := st.host, st.phone
 
-	srv.stop()
+	st.srv.stop()
 	phone.do(chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`button`+pointer("/players/1/board/grid/0/0"))))
 	phone.waitTextHas(`[data-testid=stale]`, "the server is not answering")
 	phone.watchStaleAndSaved()
-	srv = serveApp(t, filepath.Join(dir, "stale.db"), addr)
+	st.restart(t)
 	restarted := time.Now()
 	phone.waitForUpTo(6*time.Second, "the not-answering note to go once the server answers", `document.querySelector('[data-testid=stale]') === null`)
 	t.Logf("the note went %s after the restart", time.Since(restarted).Round(100*time.Millisecond))
