@@ -3,7 +3,6 @@ package live
 import (
 	"context"
 	"errors"
-	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -12,6 +11,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"insectscore/models/pgtest"
 )
 
 // TestPGBrokerAcrossReplicas: an update published on one replica reaches
@@ -92,11 +93,7 @@ func TestPGBrokerListensAgain(t *testing.T) {
 	app := channel // the application name of b's sessions
 	ctx := context.Background()
 	a := testBroker(t, base, channel)
-	u, _ := url.Parse(base)
-	q := u.Query()
-	q.Set("application_name", app)
-	u.RawQuery = q.Encode()
-	b := testBroker(t, u.String(), channel)
+	b := testBroker(t, pgtest.Named(t, base, app), channel)
 	var version atomic.Int32
 	version.Store(1)
 	// b rebuilds a table as the database has it; a read fails while its

@@ -3,7 +3,6 @@ package live
 import (
 	"context"
 	"crypto/rand"
-	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -11,6 +10,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"insectscore/models/pgtest"
 )
 
 func testPostgres(t *testing.T) string {
@@ -95,15 +96,8 @@ func TestPGBrokerStats(t *testing.T) {
 func TestPGBrokerStatsReconnect(t *testing.T) {
 	base := testPostgres(t)
 	name := testChannel()
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("application_name", name)
-	u.RawQuery = q.Encode()
 	ctx := context.Background()
-	b := testBroker(t, u.String(), name)
+	b := testBroker(t, pgtest.Named(t, base, name), name)
 	b.SetSource(func(_ context.Context, code string, _ []byte) (Event, error) { return Event{Version: 1}, nil })
 	b.Subscribe("ABC234")
 	b.Publish("ABC234", Event{Version: 1})

@@ -31,7 +31,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"net/url"
 	"os"
 	"runtime"
 	"slices"
@@ -121,22 +120,13 @@ func (l *notifyLoad) run(ctx context.Context) error {
 	}
 	defer admin.Close(ctx)
 	l.name = "insectscore_load_" + strings.ToLower(rand.Text())
-	u, err := url.Parse(l.dsn)
-	if err != nil {
-		return err
-	}
-	q := u.Query()
 	l.channel = l.name
 	if _, err := admin.Exec(ctx, "CREATE SCHEMA "+l.name); err != nil {
 		return err
 	}
 	defer admin.Exec(context.Background(), "DROP SCHEMA "+l.name+" CASCADE")
-	q.Set("application_name", l.name)
-	u.RawQuery = q.Encode()
-	l.dsn = u.String()
-	q.Set("search_path", l.name)
-	u.RawQuery = q.Encode()
-	l.schema = u.String()
+	l.dsn = withParam(l.dsn, "application_name", l.name)
+	l.schema = withParam(l.dsn, "search_path", l.name)
 	l.admin = admin
 
 	var version string

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"crypto/rand"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -45,15 +44,8 @@ func TestReplicasSurviveKillAndDatabaseLoss(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	app := "insectscore-test-" + strings.ToLower(rand.Text()[:10])
-	u, err := url.Parse(pgtest.Schema(t, base))
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("application_name", app)
-	u.RawQuery = q.Encode()
 	ctx := context.Background()
-	c, err := cluster.Start(ctx, cluster.Options{Server: []string{exe}, DB: u.String(), Replicas: 3, Log: testLog{t}, LogLevel: "error"})
+	c, err := cluster.Start(ctx, cluster.Options{Server: []string{exe}, DB: pgtest.Named(t, pgtest.Schema(t, base), app), Replicas: 3, Log: testLog{t}, LogLevel: "error"})
 	if err != nil {
 		t.Fatal(err)
 	}

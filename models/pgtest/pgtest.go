@@ -32,12 +32,24 @@ func Schema(t testing.TB, base string) string {
 		}
 		conn.Close(ctx)
 	})
-	u, err := url.Parse(base)
+	return withParam(t, base, "search_path", schema)
+}
+
+// Named returns dsn with its sessions' application_name set to name, so
+// that a test can end them all (pg_terminate_backend) and no others.
+func Named(t testing.TB, dsn, name string) string {
+	t.Helper()
+	return withParam(t, dsn, "application_name", name)
+}
+
+func withParam(t testing.TB, dsn, key, value string) string {
+	t.Helper()
+	u, err := url.Parse(dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
 	q := u.Query()
-	q.Set("search_path", schema)
+	q.Set(key, value)
 	u.RawQuery = q.Encode()
 	return u.String()
 }
