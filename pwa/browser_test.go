@@ -72,6 +72,7 @@ func startApp(t *testing.T) string {
 // appServer is one run of the real app on a real listener.
 type appServer struct {
 	t      *testing.T
+	dsn    string
 	base   string
 	app    *fiber.App
 	broker *live.MemoryBroker
@@ -104,9 +105,16 @@ func serveApp(t *testing.T, dsn, addr string) *appServer {
 		t.Fatal(err)
 	}
 	go func() { _ = app.Listener(ln) }()
-	s := &appServer{t: t, base: "http://" + ln.Addr().String(), app: app, broker: broker, store: store}
+	s := &appServer{t: t, dsn: dsn, base: "http://" + ln.Addr().String(), app: app, broker: broker, store: store}
 	t.Cleanup(s.stop)
 	return s
+}
+
+// restart stops the server, if it is not stopped yet, and starts it
+// again on the same database and address, as a restarted process would.
+func (s *appServer) restart() *appServer {
+	s.stop()
+	return serveApp(s.t, s.dsn, strings.TrimPrefix(s.base, "http://"))
 }
 
 // stop shuts the server down as main does: the broker first, so open event
@@ -1072,7 +1080,6 @@ func TestBrowserTableTwoPhones(t *testing.T) {
 func TestBrowserTableReconnect(t *testing.T) {
 	dsn := filepath.Join(t.TempDir(), "tables.db")
 	srv := serveApp(t, dsn, "127.0.0.1:0")
-	addr := strings.TrimPrefix(srv.base, "http://")
 	b := newBrowser(t, srv.base)
 
 	code := b.startTable("insectarium", "Ana", "Ben")
@@ -1095,7 +1102,7 @@ func TestBrowserTableReconnect(t *testing.T) {
 		t.Errorf("the banner reads %q, want it to say Reconnecting", got)
 	}
 
-	srv = serveApp(t, dsn, addr)
+	srv = srv.restart()
 	b.waitFor("the banner to go once the server is back", `!(`+shown+`)`)
 	// The board saved before the restart is still there, and new changes
 	// arrive live again.

@@ -3,7 +3,6 @@ package pwa_test
 import (
 	"net/http"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -133,7 +132,6 @@ func TestBrowserKeepInHistoryOneTap(t *testing.T) {
 func TestBrowserKeepInHistoryServerDown(t *testing.T) {
 	dsn := filepath.Join(t.TempDir(), "keep.db")
 	srv := serveApp(t, dsn, "127.0.0.1:0")
-	addr := strings.TrimPrefix(srv.base, "http://")
 	b := newBrowser(t, srv.base)
 	b.do(chromedp.Navigate(srv.base+"/"), chromedp.WaitVisible(chromedp.CSS(`a.game-btn`)))
 	b.waitOfflineReady()
@@ -151,7 +149,7 @@ func TestBrowserKeepInHistoryServerDown(t *testing.T) {
 	b.noVagueErrors()
 	b.screenshot("keep-server-down")
 
-	srv = serveApp(t, dsn, addr)
+	srv = srv.restart()
 	waitForUpTo(t, 30*time.Second, "the kept play to reach the server", func() bool { return countPlays(t, srv.base) == 1 })
 	b.do(chromedp.WaitVisible(chromedp.CSS(`a[data-testid=kept-play]`)))
 	b.do(chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`a[data-testid=kept-play]`)))

@@ -263,7 +263,7 @@ func TestBrowserReloadKeepsEntries(t *testing.T) {
 	phone.waitTextNow(`[data-testid=standing-1]`, "3")
 	phone.noVagueErrors()
 	phone.screenshot("offline-seat-reloaded")
-	st.restart(t)
+	st.srv = st.srv.restart()
 	waitForUpTo(t, 15*time.Second, "Ben's board to reach the server", func() bool { return seatBoard(t, st.srv.base, code, 1)["grid"] != nil })
 	host.waitTextNow(`[data-testid=seat-total-1]`, "3")
 	phone.waitTextNow(`[data-testid=save-state]`, "Saved")
@@ -274,31 +274,22 @@ func TestBrowserReloadKeepsEntries(t *testing.T) {
 // seatedTable is a host's Insectarium table of Ana and Ben on a server
 // over a SQLite file, with Ben's phone joined at seat 1 and the app ready
 // offline there: where the tests start that stop the server under a
-// phone and start it again.
+// phone and start it again (appServer.restart).
 type seatedTable struct {
 	srv         *appServer
-	path, addr  string
 	host, phone *browser
 	code        string
 }
 
 func newSeatedTable(t *testing.T, chrome context.Context) *seatedTable {
 	t.Helper()
-	st := &seatedTable{path: filepath.Join(t.TempDir(), "seated.db")}
-	st.srv = serveApp(t, st.path, "127.0.0.1:0")
-	st.addr = strings.TrimPrefix(st.srv.base, "http://")
+	st := &seatedTable{srv: serveApp(t, filepath.Join(t.TempDir(), "seated.db"), "127.0.0.1:0")}
 	st.host = newTab(t, chrome, st.srv.base, true)
 	st.code = st.host.startTable("insectarium", "Ana", "Ben")
 	st.phone = newTab(t, chrome, st.srv.base, true)
 	st.phone.joinAs(st.code, 1)
 	st.phone.waitOfflineReady()
 	return st
-}
-
-// restart starts the server again on the same file and address.
-func (st *seatedTable) restart(t *testing.T) {
-	t.Helper()
-	st.srv = serveApp(t, st.path, st.addr)
 }
 
 // twoPhones opens two phones in one browser, each a context of its own
@@ -328,9 +319,7 @@ func fullTableWithBen(t *testing.T, base string) (host, phone *browser, code str
 // phone stays online): when the server restarts on the same file, the edit
 // arrives within 15 s with no user action, and the finished play holds it.
 func TestBrowserServerOutage(t *testing.T) {
-	dsn := filepath.Join(t.TempDir(), "outage.db")
-	srv := serveApp(t, dsn, "127.0.0.1:0")
-	addr := strings.TrimPrefix(srv.base, "http://")
+	srv := serveApp(t, filepath.Join(t.TempDir(), "outage.db"), "127.0.0.1:0")
 	host, phone, code := fullTableWithBen(t, srv.base)
 
 	srv.stop()
@@ -338,7 +327,7 @@ func TestBrowserServerOutage(t *testing.T) {
 	phone.waitTextHas(`[data-testid=save-state]`, "Not saved yet — retrying")
 	phone.screenshot("outage-not-saved")
 
-	srv = serveApp(t, dsn, addr)
+	srv = srv.restart()
 	restarted := time.Now()
 	waitForUpTo(t, 15*time.Second, "Ben's edit to reach the restarted server", func() bool {
 		return seatBoard(t, srv.base, code, 1)["supply"] == 2.0

@@ -62,7 +62,7 @@ func TestBrowserSeatReloadWithServerDown(t *testing.T) {
 	phone.waitTextHas(`[data-testid=stale]`, "the server is not answering")
 	phone.watchStaleAndSaved()
 
-	st.restart(t)
+	st.srv = st.srv.restart()
 	srv := st.srv
 	restarted := time.Now()
 	waitForUpTo(t, 15*time.Second, "Ben's edit to reach the server", func() bool { return seatBoard(t, srv.base, code, 1)["grid"] != nil })
@@ -145,7 +145,7 @@ func TestBrowserTableNotAnsweringGoes(t *testing.T) {
 	phone.do(chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`button`+pointer("/players/1/board/grid/0/0"))))
 	phone.waitTextHas(`[data-testid=stale]`, "the server is not answering")
 	phone.watchStaleAndSaved()
-	st.restart(t)
+	st.srv = st.srv.restart()
 	restarted := time.Now()
 	phone.waitForUpTo(6*time.Second, "the not-answering note to go once the server answers", `document.querySelector('[data-testid=stale]') === null`)
 	t.Logf("the note went %s after the restart", time.Since(restarted).Round(100*time.Millisecond))

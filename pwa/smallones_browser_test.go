@@ -45,7 +45,6 @@ func (b *browser) visibleCount(css string) int {
 func TestBrowserOneYellowBanner(t *testing.T) {
 	dsn := filepath.Join(t.TempDir(), "banners.db")
 	srv := serveApp(t, dsn, "127.0.0.1:0")
-	addr := strings.TrimPrefix(srv.base, "http://")
 	_, phone, _ := fullTableWithBen(t, srv.base)
 	yellow := `.sync-state[data-state=retrying], .banner.reconnecting`
 
@@ -58,7 +57,7 @@ func TestBrowserOneYellowBanner(t *testing.T) {
 		t.Errorf("%d yellow banners show while the server is gone and a change waits, want 1", n)
 	}
 
-	srv = serveApp(t, dsn, addr)
+	srv = srv.restart()
 	phone.waitTextNow(`[data-testid=save-state]`, "Saved")
 	phone.waitFor("the banners to go", `[...document.querySelectorAll(`+js(yellow)+`)].every((e) => e.getClientRects().length === 0)`)
 	phone.checkConsole()
