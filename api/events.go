@@ -85,7 +85,7 @@ func (s *server) eventOf(code string, v tableView, data []byte) live.Event {
 // get it (in English), and the messages that JSON holds only in English,
 // by key, for the streams in other languages.
 type toldView struct {
-	Data     json.RawMessage         `json:"d"`
+	Data     json.RawMessage         `json:"d,omitempty"`
 	Messages *scoring.ResultMessages `json:"m,omitempty"`
 	Errors   []scoring.Message       `json:"e,omitempty"`
 }
@@ -95,7 +95,7 @@ type toldView struct {
 // is 10.6 KB of JSON and about 3 KB told, within NOTIFY's 8000 bytes.
 // Nil if it cannot be written.
 func told(v tableView, data []byte) []byte {
-	t := toldView{Data: data}
+	var t toldView
 	if v.Standings != nil {
 		if m := v.Standings.Messages(); !m.IsZero() {
 			t.Messages = &m
@@ -107,12 +107,26 @@ func told(v tableView, data []byte) []byte {
 			t.Errors[i] = fe.Message()
 		}
 	}
+	// data goes in as it is: encoding it again as a json.RawMessage
+	// would scan and copy the whole table once more.
+	rest, err := json.Marshal(t)
+	if err != nil {
+		return nil
+	}
 	var buf bytes.Buffer
 	enc := base64.NewEncoder(base64.StdEncoding, &buf)
 	zw := deflaters.Get().(*flate.Writer)
 	defer deflaters.Put(zw)
 	zw.Reset(enc)
-	if json.NewEncoder(zw).Encode(t) != nil || zw.Close() != nil || enc.Close() != nil {
+	zw.Write([]byte(`{"d":`))
+	zw.Write(data)
+	if len(rest) > len("{}") {
+		zw.Write([]byte{','})
+		zw.Write(rest[1:])
+	} else {
+		zw.Write([]byte{'}'})
+	}
+	if zw.Close() != nil || enc.Close() != nil {
 		return nil
 	}
 	return buf.Bytes()
