@@ -89,37 +89,60 @@ type Reply[R any] func(R) (IdempotentAnswer, error)
 // meanwhile (its first request ran past PendingTimeout) is ErrInProgress,
 // and the change rolls back: the other request makes it.
 func answer[R any](ctx context.Context, tx *gorm.DB, reply Reply[R], r R) (IdempotentAnswer, error) {
+	a, k, err := answerOf(ctx, reply, r)
+	if err != nil || k == nil {
+		return a, err
+	}
+	res := tx.Model(&idempotencyRow{}).Where("scope = ? AND status IS NULL", k.p.Scope).
+		Updates(map[string]any{"status": a.Status, "content_type": a.ContentType, "content_language": a.ContentLanguage,
+			"location": a.Location, "etag": a.ETag, "body": k.body})
+	if res.Error != nil {
+		return a, res.Error
+	}
+	return a, k.kept(res.RowsAffected)
+}
+
+// keptAnswer is an answer to keep under the request's Idempotency-Key,
+// its body sealed.
+type keptAnswer struct {
+	p    *PendingAnswer
+	body []byte
+}
+
+// kept takes the rows the keeping updated: one, or the key is another
+// request's now.
+func (k *keptAnswer) kept(rows int64) error {
+	if rows != 1 {
+		return ErrInProgress
+	}
+	k.p.kept = true
+	return nil
+}
+
+// answerOf writes r with reply and, when the request has an
+// Idempotency-Key, says what to keep under it (nil: nothing).
+func answerOf[R any](ctx context.Context, reply Reply[R], r R) (IdempotentAnswer, *keptAnswer, error) {
 	if reply == nil {
-		return IdempotentAnswer{}, nil
+		return IdempotentAnswer{}, nil, nil
 	}
 	a, err := reply(r)
 	if err != nil {
-		return a, err
+		return a, nil, err
 	}
 	p := pendingOf(ctx)
 	if p == nil || p.Scope == "" {
-		return a, nil
+		return a, nil, nil
 	}
 	body := a.Body
 	if p.Seal != nil {
 		if body, err = p.Seal(a.Body); err != nil {
-			return a, err
+			return a, nil, err
 		}
 	}
 	if body == nil {
 		body = []byte{}
 	}
-	res := tx.Model(&idempotencyRow{}).Where("scope = ? AND status IS NULL", p.Scope).
-		Updates(map[string]any{"status": a.Status, "content_type": a.ContentType, "content_language": a.ContentLanguage,
-			"location": a.Location, "etag": a.ETag, "body": body})
-	if res.Error != nil {
-		return a, res.Error
-	}
-	if res.RowsAffected != 1 {
-		return a, ErrInProgress
-	}
-	p.kept = true
-	return a, nil
+	return a, &keptAnswer{p: p, body: body}, nil
 }
 
 // transact runs a change's transaction on the writer. When it fails, an

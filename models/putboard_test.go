@@ -4,12 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"gorm.io/gorm"
+
+	"insectscore/models/pgtest"
 )
 
 // PutBoard returns the table exactly as a reload after the write would,
@@ -120,12 +123,19 @@ func (e *Refusal) Is(target error) bool {
 	return ok && t.Kind == e.Kind && t.Key == ""
 }
 
-// On PostgreSQL a board write is five round trips: BEGIN, the table's
-// lock, the read, one write, COMMIT. The lock stands alone so that the
-// read after it sees the seats as the last writer left them
-// (TestRaceBoardAndFinish in api).
+// On SQLite a board write is three statements in its transaction: the
+// read, then the seat's and the table's updates. On PostgreSQL it is two
+// round trips (putBoardPG): BEGIN, the table's lock and its read in one,
+// the write and COMMIT in the other; with an Idempotency-Key, three. The
+// lock stands alone so that the read after it sees the seats as the last
+// writer left them (TestRaceBoardAndFinish in api).
 func TestPutBoardStatements(t *testing.T) {
-	eachStore(t, func(t *testing.T, s *Store) {
+	eachBackend(t, func(t *testing.T, dsn string) {
+		turns := func() int64 { return 0 }
+		if isPostgres(dsn) {
+			dsn, turns = pgtest.Turns(t, dsn)
+		}
+		s := openStore(t, dsn)
 		ctx := context.Background()
 		tb, host, err := s.CreateTable(ctx, NewTable{Game: "insecta", Names: []string{"Ada", "Ben"}})
 		if err != nil {
@@ -145,15 +155,42 @@ func TestPutBoardStatements(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if _, _, err := s.PutBoard(ctx, BoardPut{Code: tb.Code, Token: host, Seat: 1, Board: json.RawMessage(`{"a": 1}`)}, nil); err != nil {
-			t.Fatal(err)
+		reply := func(st TableState) (IdempotentAnswer, error) {
+			return IdempotentAnswer{Status: 200, Body: []byte(fmt.Sprint(st.Table.Version))}, nil
 		}
-		want := int64(3) // SQLite: the read, then the seat's and the table's updates
-		if s.isPostgres() {
-			want = 3
+		put := func(key string) (IdempotentAnswer, int64, int64) {
+			t.Helper()
+			ctx := ctx
+			if key != "" {
+				if _, err := s.BeginIdempotent(ctx, KeyClaim{Scope: key, Fingerprint: "fp", Now: time.Now(), TTL: time.Hour}); err != nil {
+					t.Fatal(err)
+				}
+				ctx = WithPendingAnswer(ctx, &PendingAnswer{Scope: key})
+			}
+			n.Store(0)
+			before := turns()
+			_, a, err := s.PutBoard(ctx, BoardPut{Code: tb.Code, Token: host, Seat: 1, Board: json.RawMessage(`{"a": 1}`)}, reply)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return a, n.Load(), turns() - before
 		}
-		if got := n.Load(); got != want {
-			t.Errorf("%d statements between BEGIN and COMMIT, want %d", got, want)
+		put("") // PostgreSQL prepares the statements on their first use
+		put("warm")
+		if _, statements, trips := put(""); s.isPostgres() && (statements != 0 || trips != 2) {
+			t.Errorf("%d round trips (%d statements through GORM), want 2 (none)", trips, statements)
+		} else if !s.isPostgres() && statements != 3 {
+			t.Errorf("%d statements between BEGIN and COMMIT, want 3", statements)
+		}
+		a, statements, trips := put("key")
+		if s.isPostgres() && trips != 3 {
+			t.Errorf("with an Idempotency-Key: %d round trips, want 3", trips)
+		} else if !s.isPostgres() && statements != 4 {
+			t.Errorf("with an Idempotency-Key: %d statements, want 4", statements)
+		}
+		kept, err := s.BeginIdempotent(ctx, KeyClaim{Scope: "key", Fingerprint: "fp", Now: time.Now(), TTL: time.Hour})
+		if err != nil || kept == nil || kept.Status != 200 || string(kept.Body) != string(a.Body) {
+			t.Errorf("the answer kept: %+v, %v; want %q", kept, err, a.Body)
 		}
 	})
 }

@@ -51,6 +51,8 @@ type openTable struct {
 	row   tableRow
 	t     *Table
 	moves []json.RawMessage
+	// hasMoves says the table is played move by move and has moves.
+	hasMoves bool
 	// role is the asker's, from the token given.
 	role Role
 	// tokens are the seats' token hashes, by seat.
@@ -58,25 +60,32 @@ type openTable struct {
 	now    time.Time
 }
 
+// tableReadSQL reads a table with its seats, one row a seat (one row
+// with NULL seat columns for a table without seats), by code: the columns
+// of tableReadRow, in the order of its fields (tableReadRow.dest).
+const tableReadSQL = `SELECT t.id, t.code, t.game, t.host_token_hash, t.variants, t.status, t.version, t.first_seat,
+	t.created_at, t.updated_at, t.finished_at, t.group_id,
+	EXISTS (SELECT 1 FROM moves m WHERE m.table_id = t.id) AS has_moves,
+	s.seat AS seat_no, s.name AS seat_name, s.token_hash AS seat_token_hash, s.claimed AS seat_claimed,
+	s.board AS seat_board, s.last_seen_at AS seat_last_seen_at, s.unsent AS seat_unsent,
+	s.unsent_since AS seat_unsent_since
+	FROM tables t LEFT JOIN seats s ON s.table_id = t.id
+	WHERE t.code = ? ORDER BY s.seat`
+
+// tableLockSQL takes a table's lock on PostgreSQL, in a statement of its
+// own before tableReadSQL: a statement that waits for a lock reads the
+// locked row again once it has it, but the seats joined to it as they
+// were before it waited. The read after it sees every change committed
+// before.
+const tableLockSQL = "SELECT id FROM tables WHERE code = ? FOR UPDATE"
+
 // readTable reads a table with its seats, its moves and its recorded
 // result, under the table's lock on PostgreSQL (SQLite's one writer
 // holds every change apart), and says who token is there.
 func (s *Store) readTable(tx *gorm.DB, code, token string, lock bool) (*openTable, error) {
-	q := `SELECT t.id, t.code, t.game, t.host_token_hash, t.variants, t.status, t.version, t.first_seat,
-		t.created_at, t.updated_at, t.finished_at, t.group_id,
-		EXISTS (SELECT 1 FROM moves m WHERE m.table_id = t.id) AS has_moves,
-		s.seat AS seat_no, s.name AS seat_name, s.token_hash AS seat_token_hash, s.claimed AS seat_claimed,
-		s.board AS seat_board, s.last_seen_at AS seat_last_seen_at, s.unsent AS seat_unsent,
-		s.unsent_since AS seat_unsent_since
-		FROM tables t LEFT JOIN seats s ON s.table_id = t.id
-		WHERE t.code = ? ORDER BY s.seat`
 	if lock && s.isPostgres() {
-		// The lock first, in a statement of its own: a statement that
-		// waits for a lock reads the locked row again once it has it,
-		// but the seats joined to it as they were before it waited.
-		// The read after it sees every change committed before.
 		var ids []int64
-		if err := tx.Raw("SELECT id FROM tables WHERE code = ? FOR UPDATE", normalizeCode(code)).Scan(&ids).Error; err != nil {
+		if err := tx.Raw(tableLockSQL, normalizeCode(code)).Scan(&ids).Error; err != nil {
 			return nil, err
 		}
 		if len(ids) == 0 {
@@ -84,13 +93,38 @@ func (s *Store) readTable(tx *gorm.DB, code, token string, lock bool) (*openTabl
 		}
 	}
 	var rows []tableReadRow
-	if err := tx.Raw(q, normalizeCode(code)).Scan(&rows).Error; err != nil {
+	if err := tx.Raw(tableReadSQL, normalizeCode(code)).Scan(&rows).Error; err != nil {
 		return nil, err
 	}
+	ot, err := s.openTableOf(rows, token)
+	if err != nil {
+		return nil, err
+	}
+	if ot.hasMoves {
+		if ot.moves, err = readMoves(tx, ot.row.ID); err != nil {
+			return nil, err
+		}
+	}
+	if ot.row.Status == StatusFinished {
+		var plays []playRow
+		if err := tx.Select("id", "standings", "messages").Where("table_id = ?", ot.row.ID).Limit(1).Find(&plays).Error; err != nil {
+			return nil, err
+		}
+		if len(plays) == 1 {
+			ot.t.PlayID, ot.t.Standings = plays[0].ID, json.RawMessage(plays[0].Standings)
+			ot.t.Messages = decodeMessages(plays[0].Messages)
+		}
+	}
+	return ot, nil
+}
+
+// openTableOf is the table tableReadSQL read as rows, with the role of
+// token there: the table without its moves or its recorded result.
+func (s *Store) openTableOf(rows []tableReadRow, token string) (*openTable, error) {
 	if len(rows) == 0 {
 		return nil, noTable(token)
 	}
-	ot := &openTable{row: rows[0].Table, role: Role{Seat: -1}, tokens: map[int]*string{}, now: s.now()}
+	ot := &openTable{row: rows[0].Table, hasMoves: rows[0].HasMoves, role: Role{Seat: -1}, tokens: map[int]*string{}, now: s.now()}
 	var err error
 	if ot.t, err = tableFromRow(ot.row); err != nil {
 		return nil, err
@@ -112,21 +146,6 @@ func (s *Store) readTable(tx *gorm.DB, code, token string, lock bool) (*openTabl
 					break
 				}
 			}
-		}
-	}
-	if rows[0].HasMoves {
-		if ot.moves, err = readMoves(tx, ot.row.ID); err != nil {
-			return nil, err
-		}
-	}
-	if ot.row.Status == StatusFinished {
-		var plays []playRow
-		if err := tx.Select("id", "standings", "messages").Where("table_id = ?", ot.row.ID).Limit(1).Find(&plays).Error; err != nil {
-			return nil, err
-		}
-		if len(plays) == 1 {
-			ot.t.PlayID, ot.t.Standings = plays[0].ID, json.RawMessage(plays[0].Standings)
-			ot.t.Messages = decodeMessages(plays[0].Messages)
 		}
 	}
 	return ot, nil
@@ -338,57 +357,63 @@ type BoardPut struct {
 // board, marks the seat's phone as heard from when the token is the
 // seat's own, and answers with the table as it stands after the write.
 // The board is saved even when it breaks a rule, so nothing typed is
-// lost; the state's errors say what to fix. On PostgreSQL that is five
-// round trips: BEGIN, the table's lock, one read, one write, COMMIT (and
-// one more to keep an idempotent answer).
+// lost; the state's errors say what to fix. On PostgreSQL the transaction
+// takes two round trips (putBoardPG).
 func (s *Store) PutBoard(ctx context.Context, p BoardPut, reply Reply[TableState]) (TableState, IdempotentAnswer, error) {
 	text, err := boardText(p.Board)
 	if err != nil {
 		return TableState{}, IdempotentAnswer{}, err
 	}
+	if s.isPostgres() {
+		return s.putBoardPG(ctx, p, text, reply)
+	}
 	return tableChange(s, ctx, p.Code, p.Token, func(tx *gorm.DB, ot *openTable) (TableState, bool, error) {
-		if err := ot.permit(p.Seat); err != nil {
+		own, err := p.apply(ot, text)
+		if err != nil {
 			return TableState{}, false, err
 		}
-		if len(ot.moves) > 0 {
-			return TableState{}, false, ErrTracked
-		}
-		if err := ot.open(p.IfVersion); err != nil {
-			return TableState{}, false, err
-		}
-		i := seatIndex(ot.t, p.Seat)
-		if i < 0 {
-			return TableState{}, false, ErrNotFound
-		}
-		own := !ot.role.Host
-		seat := &ot.t.Seats[i]
-		seat.Board = nil
-		if text != nil {
-			seat.Board = json.RawMessage(*text)
-		}
-		if own {
-			seat.Sync = SeatSync{LastSeenAt: &ot.now}
-		}
-		ot.row.Version++
-		ot.t.Version, ot.t.UpdatedAt = ot.row.Version, ot.now
 		seatSet, args := "board = ?, updated_at = ?", []any{text, ot.now}
 		if own {
 			seatSet += ", last_seen_at = ?, unsent = 0, unsent_since = NULL"
 			args = append(args, ot.now)
 		}
-		args = append(args, ot.row.ID, p.Seat)
-		if s.isPostgres() {
-			// One statement, one round trip: the seat's update rides in
-			// a CTE of the table's.
-			args = append(args, ot.row.Version, ot.now, ot.row.ID)
-			return TableState{}, true, tx.Exec("WITH s AS (UPDATE seats SET "+seatSet+" WHERE table_id = ? AND seat = ?) "+
-				"UPDATE tables SET version = ?, updated_at = ? WHERE id = ?", args...).Error
-		}
-		if err := tx.Exec("UPDATE seats SET "+seatSet+" WHERE table_id = ? AND seat = ?", args...).Error; err != nil {
+		if err := tx.Exec("UPDATE seats SET "+seatSet+" WHERE table_id = ? AND seat = ?", append(args, ot.row.ID, p.Seat)...).Error; err != nil {
 			return TableState{}, false, err
 		}
 		return TableState{}, true, tx.Exec("UPDATE tables SET version = ?, updated_at = ? WHERE id = ?", ot.row.Version, ot.now, ot.row.ID).Error
 	}, func(_ TableState, st TableState) TableState { return st }, reply)
+}
+
+// apply makes the board change p to ot, read under the table's lock, in
+// memory: the seat's board, its phone heard from when the board is its
+// own (own), and the table's next version. It refuses what the asker's
+// role or the table's state does not allow, in PutBoard's order.
+func (p BoardPut) apply(ot *openTable, text *string) (own bool, err error) {
+	if err := ot.permit(p.Seat); err != nil {
+		return false, err
+	}
+	if ot.hasMoves {
+		return false, ErrTracked
+	}
+	if err := ot.open(p.IfVersion); err != nil {
+		return false, err
+	}
+	i := seatIndex(ot.t, p.Seat)
+	if i < 0 {
+		return false, ErrNotFound
+	}
+	own = !ot.role.Host
+	seat := &ot.t.Seats[i]
+	seat.Board = nil
+	if text != nil {
+		seat.Board = json.RawMessage(*text)
+	}
+	if own {
+		seat.Sync = SeatSync{LastSeenAt: &ot.now}
+	}
+	ot.row.Version++
+	ot.t.Version, ot.t.UpdatedAt = ot.row.Version, ot.now
+	return own, nil
 }
 
 func seatIndex(t *Table, seat int) int {

@@ -336,6 +336,15 @@ type tableReadRow struct {
 	SeatUnsentSince *time.Time
 }
 
+// dest is where the columns of tableReadSQL scan to, in its order.
+func (r *tableReadRow) dest() []any {
+	t := &r.Table
+	return []any{&t.ID, &t.Code, &t.Game, &t.HostTokenHash, &t.Variants, &t.Status, &t.Version, &t.FirstSeat,
+		&t.CreatedAt, &t.UpdatedAt, &t.FinishedAt, &t.GroupID,
+		&r.HasMoves, &r.SeatNo, &r.SeatName, &r.SeatTokenHash, &r.SeatClaimed,
+		&r.SeatBoard, &r.SeatLastSeenAt, &r.SeatUnsent, &r.SeatUnsentSince}
+}
+
 func (r tableReadRow) seatRow() seatRow {
 	sr := seatRow{Seat: *r.SeatNo, TokenHash: r.SeatTokenHash, Board: r.SeatBoard,
 		LastSeenAt: r.SeatLastSeenAt, UnsentSince: r.SeatUnsentSince}

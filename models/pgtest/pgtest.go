@@ -6,8 +6,11 @@ package pgtest
 import (
 	"context"
 	"crypto/rand"
+	"net"
 	"net/url"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -52,4 +55,69 @@ func withParam(t testing.TB, dsn, key, value string) string {
 	q.Set(key, value)
 	u.RawQuery = q.Encode()
 	return u.String()
+}
+
+// Turns puts a proxy between the client of the DSN it returns and dsn's
+// PostgreSQL, and counts the client's turns: each time the client sends
+// after PostgreSQL last sent, over all connections. That is the round
+// trips, however the bytes of one are split or batched. The proxy ends
+// with the test.
+func Turns(t testing.TB, dsn string) (string, func() int64) {
+	t.Helper()
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := u.Host
+	var turns atomic.Int64
+	var wg sync.WaitGroup
+	t.Cleanup(func() {
+		ln.Close()
+		wg.Wait()
+	})
+	wg.Go(func() {
+		for {
+			client, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			server, err := net.Dial("tcp", target)
+			if err != nil {
+				client.Close()
+				continue
+			}
+			// serverLast: PostgreSQL sent last on this connection.
+			var serverLast atomic.Bool
+			serverLast.Store(true)
+			pipe := func(dst, src net.Conn, fromClient bool) {
+				defer dst.Close()
+				defer src.Close()
+				buf := make([]byte, 64<<10)
+				for {
+					n, err := src.Read(buf)
+					if n > 0 {
+						if fromClient && serverLast.Swap(false) {
+							turns.Add(1)
+						} else if !fromClient {
+							serverLast.Store(true)
+						}
+						if _, err := dst.Write(buf[:n]); err != nil {
+							return
+						}
+					}
+					if err != nil {
+						return
+					}
+				}
+			}
+			wg.Go(func() { pipe(server, client, true) })
+			wg.Go(func() { pipe(client, server, false) })
+		}
+	})
+	u.Host = ln.Addr().String()
+	return u.String(), turns.Load
 }
