@@ -131,9 +131,9 @@ func (e *Refusal) Is(target error) bool {
 // writer left them (TestRaceBoardAndFinish in api).
 func TestPutBoardStatements(t *testing.T) {
 	eachBackend(t, func(t *testing.T, dsn string) {
-		turns := func() int64 { return 0 }
+		counts := func() pgtest.Counts { return pgtest.Counts{} }
 		if isPostgres(dsn) {
-			dsn, turns = pgtest.Turns(t, dsn)
+			dsn, counts = pgtest.Proxy(t, dsn)
 		}
 		s := openStore(t, dsn)
 		ctx := context.Background()
@@ -168,12 +168,12 @@ func TestPutBoardStatements(t *testing.T) {
 				ctx = WithPendingAnswer(ctx, &PendingAnswer{Scope: key})
 			}
 			n.Store(0)
-			before := turns()
+			before := counts().Turns
 			_, a, err := s.PutBoard(ctx, BoardPut{Code: tb.Code, Token: host, Seat: 1, Board: json.RawMessage(`{"a": 1}`)}, reply)
 			if err != nil {
 				t.Fatal(err)
 			}
-			return a, n.Load(), turns() - before
+			return a, n.Load(), counts().Turns - before
 		}
 		put("") // PostgreSQL prepares the statements on their first use
 		put("warm")
@@ -191,6 +191,24 @@ func TestPutBoardStatements(t *testing.T) {
 		kept, err := s.BeginIdempotent(ctx, KeyClaim{Scope: "key", Fingerprint: "fp", Now: time.Now(), TTL: time.Hour})
 		if err != nil || kept == nil || kept.Status != 200 || string(kept.Body) != string(a.Body) {
 			t.Errorf("the answer kept: %+v, %v; want %q", kept, err, a.Body)
+		}
+
+		// A refusal ends its transaction and keeps its connection: one
+		// left in a transaction would be closed, and another opened.
+		conns := counts().Conns
+		for range 25 {
+			if _, _, err := s.PutBoard(ctx, BoardPut{Code: tb.Code, Token: "not-a-token", Seat: 1, Board: json.RawMessage(`{}`)}, nil); !errors.Is(err, errToken) {
+				t.Fatalf("a stranger's board: %v, want the refusal of a token", err)
+			}
+			if _, _, err := s.PutBoard(ctx, BoardPut{Code: "NOTHERE", Token: host, Seat: 1, Board: json.RawMessage(`{}`)}, nil); !errors.Is(err, errToken) {
+				t.Fatalf("a board at no table: %v, want the refusal of a token", err)
+			}
+		}
+		if _, _, err := s.PutBoard(ctx, BoardPut{Code: tb.Code, Token: host, Seat: 1, Board: json.RawMessage(`{"a": 2}`)}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := counts().Conns - conns; got != 0 {
+			t.Errorf("%d connections opened by 50 refusals and a write, want none", got)
 		}
 	})
 }

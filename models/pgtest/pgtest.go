@@ -57,12 +57,20 @@ func withParam(t testing.TB, dsn, key, value string) string {
 	return u.String()
 }
 
-// Turns puts a proxy between the client of the DSN it returns and dsn's
-// PostgreSQL, and counts the client's turns: each time the client sends
-// after PostgreSQL last sent, over all connections. That is the round
-// trips, however the bytes of one are split or batched. The proxy ends
-// with the test.
-func Turns(t testing.TB, dsn string) (string, func() int64) {
+// Counts are what a Proxy counted.
+type Counts struct {
+	// Turns are the client's turns: each time it sends after PostgreSQL
+	// last sent, over all connections. That is the round trips, however
+	// the bytes of one are split or batched.
+	Turns int64
+	// Conns are the connections the client opened.
+	Conns int64
+}
+
+// Proxy puts a proxy between the client of the DSN it returns and dsn's
+// PostgreSQL, which counts what goes through it. The proxy ends with the
+// test.
+func Proxy(t testing.TB, dsn string) (string, func() Counts) {
 	t.Helper()
 	u, err := url.Parse(dsn)
 	if err != nil {
@@ -73,7 +81,7 @@ func Turns(t testing.TB, dsn string) (string, func() int64) {
 		t.Fatal(err)
 	}
 	target := u.Host
-	var turns atomic.Int64
+	var turns, conns atomic.Int64
 	var wg sync.WaitGroup
 	t.Cleanup(func() {
 		ln.Close()
@@ -85,6 +93,7 @@ func Turns(t testing.TB, dsn string) (string, func() int64) {
 			if err != nil {
 				return
 			}
+			conns.Add(1)
 			server, err := net.Dial("tcp", target)
 			if err != nil {
 				client.Close()
@@ -119,5 +128,5 @@ func Turns(t testing.TB, dsn string) (string, func() int64) {
 		}
 	})
 	u.Host = ln.Addr().String()
-	return u.String(), turns.Load
+	return u.String(), func() Counts { return Counts{Turns: turns.Load(), Conns: conns.Load()} }
 }
