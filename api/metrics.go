@@ -220,7 +220,9 @@ var (
 	notifyRead = prometheus.NewDesc("insectscore_notify_read_total",
 		"Tables this replica read from the database to bring its streams up to date: a notification without the event (too large to carry), or a reconnect.", nil, nil)
 	notifyCarried = prometheus.NewDesc("insectscore_notify_carried_total",
-		"Notifications this replica sent with the table's event in them, so that the other replicas need not read the table.", nil, nil)
+		"Notifications this replica sent with the table's event in them, so that the other replicas need not read the table: only while it hears another replica (insectscore_notify_telling).", nil, nil)
+	notifyTelling = prometheus.NewDesc("insectscore_notify_telling",
+		"1 while this replica's notifications carry the tables' events: it has heard another replica within 30 s. Alone, it tells only what changed, which costs less.", nil, nil)
 	listenReconnects = prometheus.NewDesc("insectscore_notify_listen_reconnects_total",
 		"Times the LISTEN connection to PostgreSQL was lost and made again.", nil, nil)
 )
@@ -232,6 +234,7 @@ func (brokerCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- notifyRefreshed
 	ch <- notifyRead
 	ch <- notifyCarried
+	ch <- notifyTelling
 	ch <- listenReconnects
 }
 
@@ -244,4 +247,9 @@ func (c brokerCollector) Collect(ch chan<- prometheus.Metric) {
 		{notifyRead, st.Read}, {notifyCarried, st.Carried}, {listenReconnects, st.Reconnects}} {
 		ch <- prometheus.MustNewConstMetric(v.d, prometheus.CounterValue, float64(v.n))
 	}
+	telling := 0.0
+	if st.Telling {
+		telling = 1
+	}
+	ch <- prometheus.MustNewConstMetric(notifyTelling, prometheus.GaugeValue, telling)
 }

@@ -30,7 +30,13 @@ const PGChannel = "insectscore_tables"
 // its Told says when the whole payload fits NOTIFY's 8000 bytes: a
 // replica rebuilds the event from that without reading the table, as
 // every replica did before, two reads and two scorings for each write
-// with three replicas. A change too large to tell is read.
+// with three replicas. A change too large to tell is read. Telling costs
+// a replica a compression a write and PostgreSQL the payload's bytes
+// through its notification queue (a quarter of one replica's board writes
+// on two cores, issue 26), so a replica tells only while it hears another:
+// each says hello (a notification without a code) when it starts, every
+// helloEvery, and in answer to a replica it had not heard. Until a new
+// replica is heard it reads the tables changed, as before.
 type PGBroker struct {
 	*MemoryBroker
 	dsn     string
@@ -38,6 +44,11 @@ type PGBroker struct {
 	// id tells this replica's own notifications from the others'.
 	id  string
 	log *slog.Logger
+
+	// others is when another replica was last heard (Unix nanoseconds).
+	others atomic.Int64
+	// hello asks the notifier to say hello.
+	hello chan struct{}
 
 	// source is set apart from mu, which a NOTIFY holds: reading a
 	// table changed elsewhere does not wait for this replica's own.
@@ -81,7 +92,7 @@ func NewPGBroker(ctx context.Context, dsn, channel string, log *slog.Logger) (*P
 		return nil, err
 	}
 	b := &PGBroker{MemoryBroker: NewMemoryBroker(), dsn: dsn, channel: channel, id: hex.EncodeToString(id), log: log,
-		pending: map[string]Event{}, told: make(chan struct{}), wake: make(chan struct{}, 1),
+		pending: map[string]Event{}, told: make(chan struct{}), wake: make(chan struct{}, 1), hello: make(chan struct{}, 1),
 		done: make(chan struct{}), stop: make(chan struct{}), notified: make(chan struct{})}
 	b.stats.heard = map[string]time.Time{}
 	listen, err := b.listen(ctx)
@@ -93,6 +104,7 @@ func NewPGBroker(ctx context.Context, dsn, channel string, log *slog.Logger) (*P
 	b.cancel = cancel
 	b.refresh = newRefresher(lctx, b.rebuild, log)
 	go b.run(lctx, listen)
+	b.sayHello()
 	go b.notifier()
 	return b, nil
 }
@@ -146,6 +158,37 @@ func (b *PGBroker) poke() {
 	}
 }
 
+// sayHello has the notifier say hello to the other replicas.
+func (b *PGBroker) sayHello() {
+	select {
+	case b.hello <- struct{}{}:
+	default:
+	}
+	b.poke()
+}
+
+const (
+	// helloEvery is how often a replica says hello.
+	helloEvery = 10 * time.Second
+	// othersFor is how long a replica tells after it last heard another.
+	othersFor = 3 * helloEvery
+)
+
+// hearsOthers says whether another replica was heard within othersFor of
+// now: a notification then carries its event.
+func (b *PGBroker) hearsOthers(now time.Time) bool {
+	return now.UnixNano()-b.others.Load() < int64(othersFor)
+}
+
+// heardFrom keeps that another replica was heard at now, and says hello
+// back to one that this replica had not heard, so that it hears this one
+// at once.
+func (b *PGBroker) heardFrom(now time.Time) {
+	if now.UnixNano()-b.others.Swap(now.UnixNano()) >= int64(othersFor) {
+		b.sayHello()
+	}
+}
+
 const (
 	// notifyWait is how long Publish waits for its change to be told.
 	notifyWait = 2 * time.Second
@@ -164,26 +207,39 @@ func (b *PGBroker) notifier() {
 			conn.Close(context.Background())
 		}
 	}()
+	tick := time.NewTicker(helloEvery)
+	defer tick.Stop()
 	for {
 		stopping := false
 		select {
 		case <-b.wake:
+		case <-tick.C:
+			b.sayHello()
 		case <-b.stop:
 			stopping = true
+		}
+		hello := false
+		select {
+		case <-b.hello:
+			hello = !stopping
+		default:
 		}
 		b.mu.Lock()
 		batch, told := b.pending, b.told
 		b.pending, b.told = map[string]Event{}, make(chan struct{})
 		b.mu.Unlock()
-		if len(batch) == 0 {
+		if len(batch) == 0 && !hello {
 			close(told)
 		} else {
 			var err error
-			if conn, err = b.notify(conn, batch); err == nil {
+			if conn, err = b.notify(conn, batch, hello); err == nil {
 				close(told)
 			} else {
 				b.log.Warn("live updates: cannot tell the other replicas of changes; trying again", "tables", len(batch), "err", err)
 				b.stats.failed.Add(uint64(len(batch)))
+				if hello {
+					b.sayHello()
+				}
 				b.requeue(batch, told)
 				if !stopping {
 					select {
@@ -201,10 +257,10 @@ func (b *PGBroker) notifier() {
 	}
 }
 
-// notify sends one notification a table in one statement, on conn or a
-// new connection, and returns the connection to use next (nil after a
-// failure).
-func (b *PGBroker) notify(conn *pgx.Conn, batch map[string]Event) (*pgx.Conn, error) {
+// notify sends one notification a table in one statement, and a hello
+// with them if asked, on conn or a new connection, and returns the
+// connection to use next (nil after a failure).
+func (b *PGBroker) notify(conn *pgx.Conn, batch map[string]Event, hello bool) (*pgx.Conn, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if conn == nil || conn.IsClosed() {
@@ -219,16 +275,20 @@ func (b *PGBroker) notify(conn *pgx.Conn, batch map[string]Event) (*pgx.Conn, er
 			return nil, err
 		}
 	}
-	payloads := make([]string, 0, len(batch))
-	sent := strconv.FormatInt(time.Now().UnixMicro(), 10)
+	payloads := make([]string, 0, len(batch)+1)
+	if hello {
+		payloads = append(payloads, b.id+":")
+	}
+	now := time.Now()
+	sent, tell := strconv.FormatInt(now.UnixMicro(), 10), b.hearsOthers(now)
 	for code, ev := range batch {
-		payloads = append(payloads, b.payload(code, ev, sent))
+		payloads = append(payloads, b.payload(code, ev, sent, tell))
 	}
 	if _, err := conn.Exec(ctx, "SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p", b.channel, payloads); err != nil {
 		conn.Close(context.Background())
 		return nil, err
 	}
-	b.stats.sent.Add(uint64(len(payloads)))
+	b.stats.sent.Add(uint64(len(batch)))
 	return conn, nil
 }
 
@@ -237,10 +297,10 @@ func (b *PGBroker) notify(conn *pgx.Conn, batch map[string]Event) (*pgx.Conn, er
 const maxPayload = 7999
 
 // payload is the notification of the change ev to code: the event as
-// Told says when it fits.
-func (b *PGBroker) payload(code string, ev Event, sent string) string {
+// Told says when it fits, if tell.
+func (b *PGBroker) payload(code string, ev Event, sent string, tell bool) string {
 	head := b.id + ":" + code + ":" + strconv.Itoa(ev.Version) + ":" + sent
-	if ev.Told != nil {
+	if tell && ev.Told != nil {
 		if told := ev.Told(); told != nil && len(head)+1+len(told) <= maxPayload && utf8.Valid(told) && !bytes.ContainsRune(told, 0) {
 			b.stats.carried.Add(1)
 			return head + ":" + string(told)
@@ -333,6 +393,9 @@ func (b *PGBroker) receive(ctx context.Context, conn *pgx.Conn) error {
 		}
 		from, rest, _ := strings.Cut(n.Payload, ":")
 		code, rest, _ := strings.Cut(rest, ":")
+		if from != b.id {
+			b.heardFrom(time.Now())
+		}
 		if from != b.id && code != "" {
 			b.stats.received.Add(1)
 			if b.follows(code) {

@@ -23,6 +23,9 @@ type PGStats struct {
 	// tables this replica read to rebuild an event (a notification
 	// without one, one it could not rebuild from, or a reconnect).
 	Carried, Read uint64
+	// Telling says this replica's notifications carry events: it has
+	// heard another replica within the last 30 s.
+	Telling bool
 }
 
 type pgStats struct {
@@ -40,6 +43,7 @@ func (b *PGBroker) Stats() PGStats {
 		Sent: b.stats.sent.Load(), Failed: b.stats.failed.Load(),
 		Received: b.stats.received.Load(), Refreshed: b.stats.refreshed.Load(),
 		Reconnects: b.stats.reconnects.Load(), Carried: b.stats.carried.Load(), Read: b.stats.read.Load(),
+		Telling: b.hearsOthers(time.Now()),
 	}
 }
 

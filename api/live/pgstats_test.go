@@ -69,6 +69,7 @@ func TestPGBrokerStats(t *testing.T) {
 		mu.Unlock()
 	})
 
+	waitTelling(t, a, b)
 	sub := b.Subscribe("ABC234")
 	sent := time.Now()
 	a.Publish("ABC234", Event{Version: 3, Data: []byte("a")})
@@ -77,10 +78,10 @@ func TestPGBrokerStats(t *testing.T) {
 	a.Publish("XYZ789", Event{Version: 1, Data: []byte("a")}) // followed by no stream of b
 	waitFor(t, "second notification at b", func() bool { return b.Stats().Received == 2 })
 
-	if got, want := a.Stats(), (PGStats{Sent: 2}); got != want {
+	if got, want := a.Stats(), (PGStats{Sent: 2, Telling: true}); got != want {
 		t.Errorf("the sender's stats %+v, want %+v (its own notifications are not received)", got, want)
 	}
-	if got, want := b.Stats(), (PGStats{Received: 2, Refreshed: 1, Read: 1}); got != want {
+	if got, want := b.Stats(), (PGStats{Received: 2, Refreshed: 1, Read: 1, Telling: true}); got != want {
 		t.Errorf("the receiver's stats %+v, want %+v", got, want)
 	}
 	mu.Lock()
