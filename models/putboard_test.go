@@ -136,6 +136,14 @@ func TestPutBoardStatements(t *testing.T) {
 			dsn, counts = pgtest.Proxy(t, dsn)
 		}
 		s := openStore(t, dsn)
+		// One connection, whose prepared statements the first writes
+		// make: a statement prepared on first use on another would be
+		// a round trip more.
+		sqlDB, err := s.db.DB()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sqlDB.SetMaxOpenConns(1)
 		ctx := context.Background()
 		tb, host, err := s.CreateTable(ctx, NewTable{Game: "insecta", Names: []string{"Ada", "Ben"}})
 		if err != nil {

@@ -6,6 +6,7 @@ package pgtest
 import (
 	"context"
 	"crypto/rand"
+	"encoding/binary"
 	"net"
 	"net/url"
 	"strings"
@@ -59,9 +60,9 @@ func withParam(t testing.TB, dsn, key, value string) string {
 
 // Counts are what a Proxy counted.
 type Counts struct {
-	// Turns are the client's turns: each time it sends after PostgreSQL
-	// last sent, over all connections. That is the round trips, however
-	// the bytes of one are split or batched.
+	// Turns are the client's turns: each time it sends after
+	// PostgreSQL's ReadyForQuery, over all connections. That is the round
+	// trips, however the bytes of one are split or batched.
 	Turns int64
 	// Conns are the connections the client opened.
 	Conns int64
@@ -99,9 +100,12 @@ func Proxy(t testing.TB, dsn string) (string, func() Counts) {
 				client.Close()
 				continue
 			}
-			// serverLast: PostgreSQL sent last on this connection.
-			var serverLast atomic.Bool
-			serverLast.Store(true)
+			// ready: PostgreSQL said ReadyForQuery last on this
+			// connection, so what the client sends next is a new turn
+			// (not the rest of a batch PostgreSQL began to answer).
+			var ready atomic.Bool
+			ready.Store(true)
+			var from messages
 			pipe := func(dst, src net.Conn, fromClient bool) {
 				defer dst.Close()
 				defer src.Close()
@@ -109,10 +113,10 @@ func Proxy(t testing.TB, dsn string) (string, func() Counts) {
 				for {
 					n, err := src.Read(buf)
 					if n > 0 {
-						if fromClient && serverLast.Swap(false) {
+						if fromClient && ready.Swap(false) {
 							turns.Add(1)
-						} else if !fromClient {
-							serverLast.Store(true)
+						} else if !fromClient && from.readyIn(buf[:n]) {
+							ready.Store(true)
 						}
 						if _, err := dst.Write(buf[:n]); err != nil {
 							return
@@ -129,4 +133,32 @@ func Proxy(t testing.TB, dsn string) (string, func() Counts) {
 	})
 	u.Host = ln.Addr().String()
 	return u.String(), func() Counts { return Counts{Turns: turns.Load(), Conns: conns.Load()} }
+}
+
+// messages follows PostgreSQL's messages to a client (a type byte, a
+// length that counts itself, the body) across reads.
+type messages struct {
+	head [5]byte
+	got  int // bytes of head read
+	skip int // bytes of the body left
+}
+
+// readyIn reads b and says whether a ReadyForQuery ('Z') began in it.
+func (m *messages) readyIn(b []byte) bool {
+	ready := false
+	for len(b) > 0 {
+		if m.skip > 0 {
+			n := min(m.skip, len(b))
+			m.skip, b = m.skip-n, b[n:]
+			continue
+		}
+		n := copy(m.head[m.got:], b)
+		m.got, b = m.got+n, b[n:]
+		if m.got == len(m.head) {
+			m.got = 0
+			m.skip = int(binary.BigEndian.Uint32(m.head[1:])) - 4
+			ready = ready || m.head[0] == 'Z'
+		}
+	}
+	return ready
 }
