@@ -36,7 +36,7 @@ const (
 )
 
 // putBoardPG is PutBoard on PostgreSQL in two round trips where
-// tableChange's transaction takes five (issue 26: on two cores the round
+// tableChange's transaction takes six (issue 26: on two cores the round
 // trips, not PostgreSQL, bounded board writes). BEGIN, the table's lock
 // and its read go to PostgreSQL in one pipeline, and it runs them one
 // after the other, so the read, a statement of its own, sees every change

@@ -214,7 +214,10 @@ func (b *PGBroker) notifier() {
 		select {
 		case <-b.wake:
 		case <-tick.C:
-			b.sayHello()
+			select {
+			case b.hello <- struct{}{}: // said below, without another wake
+			default:
+			}
 		case <-b.stop:
 			stopping = true
 		}
