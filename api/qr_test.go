@@ -12,9 +12,9 @@ import (
 	"testing"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/makiuchi-d/gozxing"
-	"github.com/makiuchi-d/gozxing/qrcode"
 	"github.com/valyala/fasthttp"
+
+	"insectscore/api/qrtest"
 )
 
 // The QR codes are read back with a QR decoder, as a phone's camera would.
@@ -22,15 +22,7 @@ import (
 // decodeQR reads the text of the QR code in img.
 func decodeQR(t *testing.T, img image.Image) string {
 	t.Helper()
-	bmp, err := gozxing.NewBinaryBitmapFromImage(img)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := qrcode.NewQRCodeReader().Decode(bmp, nil)
-	if err != nil {
-		t.Fatalf("no QR code found: %v", err)
-	}
-	return res.GetText()
+	return qrtest.Decode(t, img)
 }
 
 var (

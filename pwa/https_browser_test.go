@@ -19,11 +19,10 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/makiuchi-d/gozxing"
-	"github.com/makiuchi-d/gozxing/qrcode"
 
 	"insectscore/api"
 	"insectscore/api/live"
+	"insectscore/api/qrtest"
 	"insectscore/models"
 )
 
@@ -131,15 +130,7 @@ func qrLink(t *testing.T, base, code string, cert tls.Certificate) string {
 	if err != nil {
 		t.Fatalf("qr.png (%d): %v", resp.StatusCode, err)
 	}
-	bmp, err := gozxing.NewBinaryBitmapFromImage(img)
-	if err != nil {
-		t.Fatal(err)
-	}
-	qr, err := qrcode.NewQRCodeReader().Decode(bmp, nil)
-	if err != nil {
-		t.Fatalf("no QR code in qr.png: %v", err)
-	}
-	return qr.GetText()
+	return qrtest.Decode(t, img)
 }
 
 // TestBrowserHTTPSAtAName: over https at insectscore.test the service

@@ -23,8 +23,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/makiuchi-d/gozxing"
-	"github.com/makiuchi-d/gozxing/qrcode"
+	"insectscore/api/qrtest"
 )
 
 // HTTPS with the host's own certificate: a CA made by the test issues
@@ -278,15 +277,7 @@ func TestHTTPSOwnCertificate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bmp, err := gozxing.NewBinaryBitmapFromImage(img)
-	if err != nil {
-		t.Fatal(err)
-	}
-	qr, err := qrcode.NewQRCodeReader().Decode(bmp, nil)
-	if err != nil {
-		t.Fatalf("no QR code in qr.png: %v", err)
-	}
-	if got, want := qr.GetText(), s.base+"/t/"+table.Code; got != want {
+	if got, want := qrtest.Decode(t, img), s.base+"/t/"+table.Code; got != want {
 		t.Errorf("the QR code says %q, want %q", got, want)
 	}
 
