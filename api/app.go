@@ -186,6 +186,7 @@ func New(cfg Config) (*fiber.App, error) {
 		// slices of buffers Fiber reuses for the next request: event streams
 		// and the broker keep them long after the handler returns.
 		Immutable:    true,
+		JSONEncoder:  marshalJSON,
 		ErrorHandler: errorHandler(cfg.Logger, cfg.Now),
 	})
 	app.Use(recover.New())

@@ -55,7 +55,7 @@ func (s *server) tableEvent(ctx context.Context, code string, told []byte) (live
 // languages (live.Recent.Event): the table in another language is made
 // only when a stream in it first needs it.
 func (s *server) event(code string, v tableView) (live.Event, error) {
-	data, err := json.Marshal(v)
+	data, err := marshalJSON(v)
 	if err != nil {
 		return live.Event{}, err
 	}
@@ -69,7 +69,7 @@ func (s *server) eventOf(code string, v tableView, data []byte) live.Event {
 		if cat == nil {
 			return nil, false
 		}
-		ldata, err := json.Marshal(v.in(cat))
+		ldata, err := marshalJSON(v.in(cat))
 		return ldata, err == nil
 	})
 	if v.tracked == nil {
@@ -109,7 +109,7 @@ func told(v tableView, data []byte) []byte {
 	}
 	// data goes in as it is: encoding it again as a json.RawMessage
 	// would scan and copy the whole table once more.
-	rest, err := json.Marshal(t)
+	rest, err := marshalJSON(t)
 	if err != nil {
 		return nil
 	}
@@ -214,7 +214,7 @@ func (s *server) tableEvents(c *fiber.Ctx) error {
 		return err
 	}
 	v := view(ts, s.cfg.Now())
-	first, err := json.Marshal(v.in(catalogFor(lang)))
+	first, err := marshalJSON(v.in(catalogFor(lang)))
 	if err != nil {
 		st.Close()
 		return err

@@ -327,7 +327,7 @@ func (d playDetail) in(cat scoring.Catalog) playDetail {
 	var res scoring.Result
 	if json.Unmarshal(d.Standings, &res) == nil && res.Game != "" {
 		res.SetMessages(d.messages)
-		if b, err := json.Marshal(cat.Result(&res)); err == nil {
+		if b, err := marshalJSON(cat.Result(&res)); err == nil {
 			d.Standings = b
 		}
 	}

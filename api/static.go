@@ -302,7 +302,7 @@ func pageIn(page, catalog []byte, lang string) ([]byte, error) {
 		}
 	}
 	// encoding/json escapes <, > and &, so the block cannot end early.
-	msgs, err := json.Marshal(ui)
+	msgs, err := marshalJSON(ui)
 	if err != nil {
 		return nil, err
 	}
