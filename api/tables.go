@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -333,6 +334,6 @@ func ifMatch(c *fiber.Ctx) (*int, error) {
 }
 
 func isObjectOrNull(b []byte) bool {
-	s := strings.TrimSpace(string(b))
-	return strings.HasPrefix(s, "{") || s == "null"
+	s := bytes.TrimSpace(b)
+	return bytes.HasPrefix(s, []byte("{")) || string(s) == "null"
 }
