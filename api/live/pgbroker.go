@@ -49,6 +49,8 @@ type PGBroker struct {
 	others atomic.Int64
 	// hello asks the notifier to say hello.
 	hello chan struct{}
+	// helloEvery is how often this replica says hello.
+	helloEvery time.Duration
 
 	// source is set apart from mu, which a NOTIFY holds: reading a
 	// table changed elsewhere does not wait for this replica's own.
@@ -81,6 +83,11 @@ type PGBroker struct {
 // NewPGBroker connects to PostgreSQL at dsn and starts listening on
 // channel (PGChannel when empty). Close stops it.
 func NewPGBroker(ctx context.Context, dsn, channel string, log *slog.Logger) (*PGBroker, error) {
+	return newPGBroker(ctx, dsn, channel, log, helloEvery)
+}
+
+// newPGBroker is NewPGBroker saying hello every every.
+func newPGBroker(ctx context.Context, dsn, channel string, log *slog.Logger, every time.Duration) (*PGBroker, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -92,7 +99,7 @@ func NewPGBroker(ctx context.Context, dsn, channel string, log *slog.Logger) (*P
 		return nil, err
 	}
 	b := &PGBroker{MemoryBroker: NewMemoryBroker(), dsn: dsn, channel: channel, id: hex.EncodeToString(id), log: log,
-		pending: map[string]Event{}, told: make(chan struct{}), wake: make(chan struct{}, 1), hello: make(chan struct{}, 1),
+		helloEvery: every, pending: map[string]Event{}, told: make(chan struct{}), wake: make(chan struct{}, 1), hello: make(chan struct{}, 1),
 		done: make(chan struct{}), stop: make(chan struct{}), notified: make(chan struct{})}
 	b.stats.heard = map[string]time.Time{}
 	listen, err := b.listen(ctx)
@@ -167,24 +174,24 @@ func (b *PGBroker) sayHello() {
 	b.poke()
 }
 
-const (
-	// helloEvery is how often a replica says hello.
-	helloEvery = 10 * time.Second
-	// othersFor is how long a replica tells after it last heard another.
-	othersFor = 3 * helloEvery
-)
+// helloEvery is how often a replica says hello.
+const helloEvery = 10 * time.Second
+
+// othersFor is how long a replica tells after it last heard another:
+// three of its hellos.
+func (b *PGBroker) othersFor() time.Duration { return 3 * b.helloEvery }
 
 // hearsOthers says whether another replica was heard within othersFor of
 // now: a notification then carries its event.
 func (b *PGBroker) hearsOthers(now time.Time) bool {
-	return now.UnixNano()-b.others.Load() < int64(othersFor)
+	return now.UnixNano()-b.others.Load() < int64(b.othersFor())
 }
 
 // heardFrom keeps that another replica was heard at now, and says hello
 // back to one that this replica had not heard, so that it hears this one
 // at once.
 func (b *PGBroker) heardFrom(now time.Time) {
-	if now.UnixNano()-b.others.Swap(now.UnixNano()) >= int64(othersFor) {
+	if now.UnixNano()-b.others.Swap(now.UnixNano()) >= int64(b.othersFor()) {
 		b.sayHello()
 	}
 }
@@ -207,7 +214,7 @@ func (b *PGBroker) notifier() {
 			conn.Close(context.Background())
 		}
 	}()
-	tick := time.NewTicker(helloEvery)
+	tick := time.NewTicker(b.helloEvery)
 	defer tick.Stop()
 	for {
 		stopping := false

@@ -104,8 +104,35 @@ func TestPGBrokerTellsOnlyWhenHeard(t *testing.T) {
 	if sa, sb := a.Stats(), b.Stats(); sa.Carried != 1 || sb.Carried != 1 {
 		t.Errorf("heard: a carried %d, b %d events; want 1 each", sa.Carried, sb.Carried)
 	}
-	if now := time.Now(); !a.hearsOthers(now) || a.hearsOthers(now.Add(othersFor)) {
-		t.Errorf("a hears others now %v, and in %v %v; want true, then false", a.hearsOthers(now), othersFor, a.hearsOthers(now.Add(othersFor)))
+	if now := time.Now(); !a.hearsOthers(now) || a.hearsOthers(now.Add(a.othersFor())) {
+		t.Errorf("a hears others now %v, and in %v %v; want true, then false", a.hearsOthers(now), a.othersFor(), a.hearsOthers(now.Add(a.othersFor())))
+	}
+}
+
+// TestPGBrokerSaysHelloEvery: two replicas that change nothing keep
+// hearing each other, each saying hello every helloEvery, so that telling
+// goes on past othersFor.
+func TestPGBrokerSaysHelloEvery(t *testing.T) {
+	dsn := testPostgres(t)
+	channel := testChannel()
+	const every = 200 * time.Millisecond
+	var bs []*PGBroker
+	for range 2 {
+		b, err := newPGBroker(context.Background(), dsn, channel, nil, every)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(b.Close)
+		bs = append(bs, b)
+	}
+	a, b := bs[0], bs[1]
+	waitTelling(t, a, b)
+	heardA, heardB := a.others.Load(), b.others.Load()
+	time.Sleep(3 * a.othersFor())
+	// Without the hellos, each last heard the other when they met, and
+	// stopped telling othersFor after that.
+	if da, db := time.Duration(a.others.Load()-heardA), time.Duration(b.others.Load()-heardB); da < 2*a.othersFor() || db < 2*b.othersFor() {
+		t.Errorf("in %v, a last heard b %v after they met, b heard a %v after; want hellos every %v", 3*a.othersFor(), da, db, every)
 	}
 }
 
