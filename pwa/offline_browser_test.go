@@ -252,9 +252,8 @@ func TestBrowserReloadKeepsEntries(t *testing.T) {
 	// request slip out while a page reloads, so the server really stops).
 	st := newSeatedTable(t, chrome)
 	host, phone, code := st.host, st.phone, st.code
-	st.srv.stop()
-	phone.enterCard(1, 0, 0, card{"green", "beetle", 3, []string{"pin"}})
-	phone.chooseToken("/players/1/board/colTokens/0", "green", "Green")
+	st.stopUnderPhone()
+	st.editUnsent()
 	// The engine scores the change on the phone, with no server.
 	phone.waitTextNow(`[data-testid=standing-1]`, "3")
 	phone.waitTextHas(`[data-testid=save-state]`, "Not saved yet")
@@ -279,6 +278,25 @@ type seatedTable struct {
 	srv         *appServer
 	host, phone *browser
 	code        string
+}
+
+// stopUnderPhone stops the server and waits until Ben's phone says it lost
+// the table's live link ("Reconnecting…"): that banner, appearing, moves
+// the board down, and a tap under way then lands beside its button.
+func (st *seatedTable) stopUnderPhone() {
+	st.phone.t.Helper()
+	st.srv.stop()
+	st.phone.do(chromedp.WaitVisible(chromedp.CSS(`[data-testid=reconnecting]`)))
+}
+
+// editUnsent enters Ben's card and column token while the server is down,
+// waiting after the card until his phone says it is not saved: the sync
+// strip, taking the banner's place, moves the board again.
+func (st *seatedTable) editUnsent() {
+	st.phone.t.Helper()
+	st.phone.enterCard(1, 0, 0, card{"green", "beetle", 3, []string{"pin"}})
+	st.phone.waitTextHas(`[data-testid=save-state]`, "Not saved yet")
+	st.phone.chooseToken("/players/1/board/colTokens/0", "green", "Green")
 }
 
 func newSeatedTable(t *testing.T, chrome context.Context) *seatedTable {

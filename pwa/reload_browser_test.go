@@ -54,9 +54,8 @@ func TestBrowserSeatReloadWithServerDown(t *testing.T) {
 	host, phone, code := st.host, st.phone, st.code
 	hostToken, _ := host.stored(code)["hostToken"].(string)
 
-	st.srv.stop()
-	phone.enterCard(1, 0, 0, card{"green", "beetle", 3, []string{"pin"}})
-	phone.chooseToken("/players/1/board/colTokens/0", "green", "Green")
+	st.stopUnderPhone()
+	st.editUnsent()
 	phone.waitTextHas(`[data-testid=save-state]`, "Not saved yet")
 	phone.do(chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`button.filled`+pointer("/players/1/board/grid/0/0"))))
 	phone.waitTextHas(`[data-testid=stale]`, "the server is not answering")
