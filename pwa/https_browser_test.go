@@ -167,8 +167,8 @@ func TestBrowserHTTPSAtAName(t *testing.T) {
 
 	srv.stop()
 	phone.do(chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`button`+pointer("/players/1/board/grid/0/0"))))
-	phone.enterCard(1, 0, 0, card{"green", "beetle", 3, []string{"pin"}})
-	phone.chooseToken("/players/1/board/colTokens/0", "green", "Green")
+	phone.serverGone(true)
+	phone.editUnsent()
 	phone.waitTextNow(`[data-testid=standing-1]`, "3")
 	phone.waitTextHas(`[data-testid=save-state]`, "Not saved yet")
 	phone.noVagueErrors()
@@ -270,9 +270,9 @@ func TestBrowserPlainHTTPAtAName(t *testing.T) {
 	phone.waitScreensLoaded()
 
 	srv.stop()
+	phone.serverGone(false)
 	// The seat's board is scored on the phone.
-	phone.enterCard(1, 0, 0, card{"green", "beetle", 3, []string{"pin"}})
-	phone.chooseToken("/players/1/board/colTokens/0", "green", "Green")
+	phone.editUnsent()
 	phone.waitTextNow(`[data-testid=standing-1]`, "3")
 	// A screen that needs the server's data says so, and its advice works.
 	for _, path := range []string{"/history", "/leaderboards", "/groups", "/plays/new", "/tables/new"} {

@@ -252,8 +252,9 @@ func TestBrowserReloadKeepsEntries(t *testing.T) {
 	// request slip out while a page reloads, so the server really stops).
 	st := newSeatedTable(t, chrome)
 	host, phone, code := st.host, st.phone, st.code
-	st.stopUnderPhone()
-	st.editUnsent()
+	st.srv.stop()
+	phone.serverGone(false)
+	phone.editUnsent()
 	// The engine scores the change on the phone, with no server.
 	phone.waitTextNow(`[data-testid=standing-1]`, "3")
 	phone.waitTextHas(`[data-testid=save-state]`, "Not saved yet")
@@ -280,23 +281,27 @@ type seatedTable struct {
 	code        string
 }
 
-// stopUnderPhone stops the server and waits until Ben's phone says it lost
-// the table's live link ("Reconnecting…"): that banner, appearing, moves
-// the board down, and a tap under way then lands beside its button.
-func (st *seatedTable) stopUnderPhone() {
-	st.phone.t.Helper()
-	st.srv.stop()
-	st.phone.do(chromedp.WaitVisible(chromedp.CSS(`[data-testid=reconnecting]`)))
+// serverGone waits until a phone at a table says it lost the server: the
+// live table's "Reconnecting…" banner and, after a reload, the "not
+// answering" note. Each, appearing, moves the board down, so a tap under
+// way then could land beside its button.
+func (b *browser) serverGone(reloaded bool) {
+	b.t.Helper()
+	b.do(chromedp.WaitVisible(chromedp.CSS(`[data-testid=reconnecting]`)))
+	if reloaded {
+		b.waitTextHas(`[data-testid=stale]`, "the server is not answering")
+	}
 }
 
-// editUnsent enters Ben's card and column token while the server is down,
-// waiting after the card until his phone says it is not saved: the sync
-// strip, taking the banner's place, moves the board again.
-func (st *seatedTable) editUnsent() {
-	st.phone.t.Helper()
-	st.phone.enterCard(1, 0, 0, card{"green", "beetle", 3, []string{"pin"}})
-	st.phone.waitTextHas(`[data-testid=save-state]`, "Not saved yet")
-	st.phone.chooseToken("/players/1/board/colTokens/0", "green", "Green")
+// editUnsent enters Ben's card and column token, 3 points, while the
+// server is down (serverGone), waiting after the card until the phone says
+// it is not saved: the sync strip, taking the banner's place, moves the
+// board again.
+func (b *browser) editUnsent() {
+	b.t.Helper()
+	b.enterCard(1, 0, 0, card{"green", "beetle", 3, []string{"pin"}})
+	b.waitTextHas(`[data-testid=save-state]`, "Not saved yet")
+	b.chooseToken("/players/1/board/colTokens/0", "green", "Green")
 }
 
 func newSeatedTable(t *testing.T, chrome context.Context) *seatedTable {
@@ -341,6 +346,7 @@ func TestBrowserServerOutage(t *testing.T) {
 	host, phone, code := fullTableWithBen(t, srv.base)
 
 	srv.stop()
+	phone.serverGone(false)
 	phone.step("/players/1/board/supply", 2)
 	phone.waitTextHas(`[data-testid=save-state]`, "Not saved yet — retrying")
 	phone.screenshot("outage-not-saved")

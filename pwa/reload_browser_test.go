@@ -54,8 +54,9 @@ func TestBrowserSeatReloadWithServerDown(t *testing.T) {
 	host, phone, code := st.host, st.phone, st.code
 	hostToken, _ := host.stored(code)["hostToken"].(string)
 
-	st.stopUnderPhone()
-	st.editUnsent()
+	st.srv.stop()
+	phone.serverGone(false)
+	phone.editUnsent()
 	phone.waitTextHas(`[data-testid=save-state]`, "Not saved yet")
 	phone.do(chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`button.filled`+pointer("/players/1/board/grid/0/0"))))
 	phone.waitTextHas(`[data-testid=stale]`, "the server is not answering")
