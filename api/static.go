@@ -301,7 +301,8 @@ func pageIn(page, catalog []byte, lang string) ([]byte, error) {
 			ui[k] = v
 		}
 	}
-	// encoding/json escapes <, > and &, so the block cannot end early.
+	// marshalJSON escapes <, > and & as encoding/json does, so the block
+	// cannot end early.
 	msgs, err := marshalJSON(ui)
 	if err != nil {
 		return nil, err
