@@ -179,18 +179,13 @@ func open(ctx context.Context, dsn string, log *slog.Logger, list []migration) (
 		sqlDB.SetConnMaxLifetime(0)
 		sqlDB.SetConnMaxIdleTime(0)
 	} else {
-		// Bounded so that four replicas, each with its broker's two
-		// connections, fit in PostgreSQL's default max_connections of
-		// 100. Board writes over TCP wait for a connection less with 20
-		// than with 10 (12–21 % more writes/s, issue 26); with 32, on two
-		// cores, PostgreSQL spent more and wrote less.
-		sqlDB.SetMaxOpenConns(20)
+		sqlDB.SetMaxOpenConns(PostgresPool)
 		// As many kept idle as may be open: database/sql keeps 2 by
 		// default, so a burst's connections were closed as it ebbed and
 		// opened again by the next, each a new PostgreSQL backend that
 		// prepared every statement again (issue 26). Idle ones close
 		// after a while of nothing.
-		sqlDB.SetMaxIdleConns(20)
+		sqlDB.SetMaxIdleConns(PostgresPool)
 		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
 	}
 	s.db, s.rdb = db, db
@@ -251,6 +246,14 @@ const checkpointEvery = 250 * time.Millisecond
 // take milliseconds; walWait at most, walTries times a tick), then
 // empties it. journal_size_limit cuts a WAL left larger back at its next
 // restart.
+// PostgresPool is the connections a Store opens at most on PostgreSQL,
+// bounded so that four replicas, each with its broker's two connections,
+// fit in PostgreSQL's default max_connections of 100. Board writes over
+// TCP wait for a connection less with 20 than with 10 (12–21 % more
+// writes/s, issue 26); with 32, on two cores, PostgreSQL spent more and
+// wrote less.
+const PostgresPool = 20
+
 const (
 	walRestartAt = 16 << 20
 	walLimit     = 64 << 20

@@ -147,9 +147,9 @@ func (l *notifyLoad) payload(code string, version int64) string {
 	return "0123456789abcdef:" + code + ":" + strconv.FormatInt(version, 10) + ":" + strconv.FormatInt(time.Now().UnixMicro(), 10)
 }
 
-// perReplica is the connections a replica holds at most: the store's pool
-// (models.Open: 10 on PostgreSQL), the broker's LISTEN and its NOTIFY.
-const perReplica = 10 + 1 + 1
+// perReplica is the connections a replica holds at most: the store's pool,
+// the broker's LISTEN and its NOTIFY.
+const perReplica = models.PostgresPool + 1 + 1
 
 func (l *notifyLoad) connections(ctx context.Context, admin *pgx.Conn) error {
 	var max, reserved, now int
@@ -157,7 +157,7 @@ func (l *notifyLoad) connections(ctx context.Context, admin *pgx.Conn) error {
 		return err
 	}
 	fmt.Printf("connections: max_connections %d, %d reserved for superusers, %d client connections open now\n", max, reserved, now)
-	fmt.Printf("  a replica holds at most %d (a pool of 10, LISTEN, NOTIFY): %d replicas fit, with nothing else connected\n", perReplica, (max-reserved)/perReplica)
+	fmt.Printf("  a replica holds at most %d (a pool of %d, LISTEN, NOTIFY): %d replicas fit, with nothing else connected\n", perReplica, models.PostgresPool, (max-reserved)/perReplica)
 	return nil
 }
 
@@ -465,7 +465,7 @@ func (l *notifyLoad) replicas(ctx context.Context, _ *pgx.Conn) error {
 
 // reconnectStorm: l.storm streams open at once on one replica, as after a replica
 // died and its streams came back through the balancer: each reads its
-// table once (tableEvents), through the pool of 10.
+// table once (tableEvents), through the store's pool.
 func (l *notifyLoad) reconnectStorm(ctx context.Context, store *models.Store, codes []string) error {
 	lat := make([]time.Duration, l.storm)
 	errs := make(chan error, l.storm)

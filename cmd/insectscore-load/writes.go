@@ -31,6 +31,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"insectscore/cmd/insectscore-load/cluster"
+	"insectscore/models"
 )
 
 // The "writes" load: board PUTs over TCP from many writers to tables made
@@ -108,7 +109,7 @@ func writes(args []string, out io.Writer) ([]writesRun, error) {
 	fs.Float64Var(&c.rate, "rate", 0, "PUTs a second, paced, instead of the saturated run (0: saturated)")
 	fs.BoolVar(&c.floor, "floor", true, "measure the database's floor in each round")
 	fs.BoolVar(&c.third, "third", true, "with the floor, also a run paced at a third of its rate")
-	fs.IntVar(&c.floorClients, "floor-clients", 20, "pgbench's clients: the server's pool holds 20 connections")
+	fs.IntVar(&c.floorClients, "floor-clients", models.PostgresPool, "pgbench's clients: as many as the server's pool holds")
 	fs.IntVar(&c.rounds, "rounds", 1, "rounds, each the floor and every server's runs")
 	fs.StringVar(&c.pgbench, "pgbench", "pgbench", "the pgbench binary")
 	if err := fs.Parse(args); err != nil {
