@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strconv"
@@ -17,8 +19,28 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// PGChannel is the PostgreSQL NOTIFY channel that carries table updates.
+// PGChannel is the PostgreSQL NOTIFY channel that carries table updates
+// of the tables in schema public. A channel belongs to the database, not
+// to a schema, so the tables of another schema get a channel of their own
+// (channelFor): deployments in two schemas of one database would
+// otherwise hear each other's changes, and each believe the other a
+// replica and tell it every event.
 const PGChannel = "insectscore_tables"
+
+// channelFor is the channel of the tables in schema: PGChannel in public,
+// as before schemas had channels, so that replicas of an older release
+// hear the newer during an upgrade; else PGChannel and the schema, or a
+// hash of a schema too long for a channel's 63 bytes.
+func channelFor(schema string) string {
+	if schema == "public" {
+		return PGChannel
+	}
+	if c := PGChannel + ":" + schema; len(c) <= 63 {
+		return c
+	}
+	sum := sha256.Sum256([]byte(schema))
+	return PGChannel + ":" + hex.EncodeToString(sum[:16])
+}
 
 // PGBroker carries table updates between replicas that share one
 // PostgreSQL database. Each replica fans updates out to its own streams as
@@ -81,7 +103,8 @@ type PGBroker struct {
 }
 
 // NewPGBroker connects to PostgreSQL at dsn and starts listening on
-// channel (PGChannel when empty). Close stops it.
+// channel; when it is empty, on the channel of the schema dsn's tables
+// are in (channelFor). Close stops it.
 func NewPGBroker(ctx context.Context, dsn, channel string, log *slog.Logger) (*PGBroker, error) {
 	return newPGBroker(ctx, dsn, channel, log, helloEvery)
 }
@@ -92,7 +115,10 @@ func newPGBroker(ctx context.Context, dsn, channel string, log *slog.Logger, eve
 		log = slog.New(slog.DiscardHandler)
 	}
 	if channel == "" {
-		channel = PGChannel
+		var err error
+		if channel, err = schemaChannel(ctx, dsn); err != nil {
+			return nil, err
+		}
 	}
 	id := make([]byte, 8)
 	if _, err := rand.Read(id); err != nil {
@@ -114,6 +140,24 @@ func newPGBroker(ctx context.Context, dsn, channel string, log *slog.Logger, eve
 	b.sayHello()
 	go b.notifier()
 	return b, nil
+}
+
+// schemaChannel is the channel of the schema in which dsn's tables are:
+// the first of its search_path that exists.
+func schemaChannel(ctx context.Context, dsn string) (string, error) {
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return "", fmt.Errorf("live: listen for updates: %w", err)
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	var schema *string
+	if err := conn.QueryRow(ctx, "SELECT current_schema()").Scan(&schema); err != nil {
+		return "", fmt.Errorf("live: listen for updates: %w", err)
+	}
+	if schema == nil {
+		return "", errors.New("live: listen for updates: no schema of the search_path exists")
+	}
+	return channelFor(*schema), nil
 }
 
 // Listening says whether changes made on the other replicas reach this

@@ -282,3 +282,51 @@ func TestPGBrokerNotifiesInBatches(t *testing.T) {
 		t.Errorf("%d changes published at once took %d notifications; want them told in batches", changes, got)
 	}
 }
+
+// TestPGBrokerChannelOfItsSchema: replicas hear the replicas on the same
+// schema and no others. A channel belongs to the database, so two
+// deployments in two schemas of one database each heard the other's
+// changes on one channel, took it for a replica and told it every event.
+func TestPGBrokerChannelOfItsSchema(t *testing.T) {
+	base := testPostgres(t)
+	one, other := pgtest.Schema(t, base), pgtest.Schema(t, base)
+	a, a2, b := testBroker(t, one, ""), testBroker(t, one, ""), testBroker(t, other, "")
+	if a.channel != a2.channel || a.channel == b.channel || !strings.HasPrefix(a.channel, PGChannel+":insectscore_test_") {
+		t.Fatalf("channels %q, %q and %q: want one for each schema", a.channel, a2.channel, b.channel)
+	}
+	waitTelling(t, a, a2)
+	onA2, onB := a2.Subscribe("ABC234"), b.Subscribe("ABC234")
+	a2.SetSource(func(_ context.Context, code string, told []byte) (Event, error) {
+		return Event{Version: 1, Data: told}, nil
+	})
+	b.SetSource(func(context.Context, string, []byte) (Event, error) {
+		t.Error("the other schema's replica rebuilt a table of this one")
+		return Event{}, nil
+	})
+	a.Publish("ABC234", Event{Version: 1, Told: func() []byte { return []byte("the table") }})
+	if ev := waitEvent(t, onA2); string(ev.Data) != "the table" {
+		t.Errorf("a2 got %+v, want a's change", ev)
+	}
+	time.Sleep(200 * time.Millisecond) // a's notification and hellos have reached every listener by now
+	if _, ok := onB.Latest(); ok {
+		t.Error("a stream on the other schema got a's change")
+	}
+	if st := b.Stats(); st.Telling || st.Received != 0 {
+		t.Errorf("the other schema's replica: %+v; want it to hear nobody", st)
+	}
+}
+
+// TestChannelFor: schema public keeps the channel of older releases; a
+// schema's name too long for a channel is hashed, each to its own.
+func TestChannelFor(t *testing.T) {
+	if got := channelFor("public"); got != PGChannel {
+		t.Errorf("channelFor(public) = %q, want %q", got, PGChannel)
+	}
+	if got, want := channelFor("league"), PGChannel+":league"; got != want {
+		t.Errorf("channelFor(league) = %q, want %q", got, want)
+	}
+	long := strings.Repeat("s", 63)
+	if got := channelFor(long); len(got) > 63 || got == channelFor(long[1:]) || !strings.HasPrefix(got, PGChannel+":") {
+		t.Errorf("channelFor(63 bytes) = %q: want at most 63 bytes, and its own", got)
+	}
+}
