@@ -29,14 +29,14 @@ type sourcedBroker interface {
 // replica: from told, the event as that replica told it (toldView), or,
 // when told is nil, cannot be read or is of a version built here before,
 // from the table as it is now.
-func (s *server) tableEvent(ctx context.Context, code string, told []byte) (live.Event, error) {
+func (s *server) tableEvent(ctx context.Context, code string, told []byte) (ev live.Event, read bool, err error) {
 	if told != nil {
 		v, data, err := fromTold(told)
 		switch last, seen := s.recent.Version(code); {
 		case err != nil || v.Code != code:
 			s.log.Warn("live update: cannot read what another replica told; reading the table", "code", code, "err", err)
 		case !seen || v.Version > last:
-			return s.eventOf(code, v, data), nil
+			return s.eventOf(code, v, data), false, nil
 		}
 		// A version this replica has built already: a change that
 		// leaves the version alone (a seat's sync state) may have been
@@ -45,9 +45,10 @@ func (s *server) tableEvent(ctx context.Context, code string, told []byte) (live
 	}
 	st, err := s.store.ReadTable(ctx, code)
 	if err != nil {
-		return live.Event{}, err
+		return live.Event{}, true, err
 	}
-	return s.event(code, view(st, s.cfg.Now()))
+	ev, err = s.event(code, view(st, s.cfg.Now()))
+	return ev, true, err
 }
 
 // event builds the live event of the table v of code in English, with

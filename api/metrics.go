@@ -218,7 +218,7 @@ var (
 	notifyRefreshed = prometheus.NewDesc("insectscore_notify_refreshed_total",
 		"Tables brought up to date for this replica's streams after a change on another replica or a reconnect: from the event the notification carried, or by a read (insectscore_notify_read_total).", nil, nil)
 	notifyRead = prometheus.NewDesc("insectscore_notify_read_total",
-		"Tables this replica read from the database to bring its streams up to date: a notification without the event (too large to carry), or a reconnect.", nil, nil)
+		"Tables this replica read from the database to bring its streams up to date: a notification without the event (too large to carry, or a table played move by move), one of a version built here already (a change that leaves the version alone, such as a seat's sync state), or a reconnect.", nil, nil)
 	notifyCarried = prometheus.NewDesc("insectscore_notify_carried_total",
 		"Notifications this replica sent with the table's event in them, so that the other replicas need not read the table: only while it hears another replica (insectscore_notify_telling).", nil, nil)
 	notifyTelling = prometheus.NewDesc("insectscore_notify_telling",

@@ -166,9 +166,10 @@ func schemaChannel(ctx context.Context, dsn string) (string, error) {
 func (b *PGBroker) Listening() bool { return b.listening.Load() }
 
 // Source builds the event of a table changed on another replica: from
-// told, what that replica's event's Told said, or, when told is nil, by
-// reading the table as it stands.
-type Source func(ctx context.Context, code string, told []byte) (Event, error)
+// told, what that replica's event's Told said, or, when told is nil or
+// cannot be used, by reading the table as it stands. read says it read
+// the table (insectscore_notify_read_total counts those).
+type Source func(ctx context.Context, code string, told []byte) (ev Event, read bool, err error)
 
 // SetSource gives the broker the way to build a table's current event,
 // for changes made on other replicas.
@@ -479,10 +480,10 @@ func (b *PGBroker) rebuild(ctx context.Context, code string, told []byte) error 
 	if source == nil {
 		return nil
 	}
-	if told == nil {
+	ev, read, err := (*source)(ctx, code, told)
+	if read {
 		b.stats.read.Add(1)
 	}
-	ev, err := (*source)(ctx, code, told)
 	if err != nil {
 		return err
 	}

@@ -26,15 +26,15 @@ func TestPGBrokerAcrossReplicas(t *testing.T) {
 	a := testBroker(t, dsn, channel)
 	b := testBroker(t, dsn, channel)
 	var aRebuilt atomic.Int32
-	a.SetSource(func(context.Context, string, []byte) (Event, error) {
+	a.SetSource(func(context.Context, string, []byte) (Event, bool, error) {
 		aRebuilt.Add(1)
-		return Event{}, nil
+		return Event{}, false, nil
 	})
-	b.SetSource(func(_ context.Context, code string, told []byte) (Event, error) {
+	b.SetSource(func(_ context.Context, code string, told []byte) (Event, bool, error) {
 		if told != nil {
-			return Event{Version: 8, Data: []byte("told " + string(told))}, nil
+			return Event{Version: 8, Data: []byte("told " + string(told))}, false, nil
 		}
-		return Event{Version: 7, Data: []byte("read " + code)}, nil
+		return Event{Version: 7, Data: []byte("read " + code)}, true, nil
 	})
 
 	waitTelling(t, a, b)
@@ -167,11 +167,11 @@ func TestPGBrokerListensAgain(t *testing.T) {
 	// b rebuilds a table as the database has it; a read fails while its
 	// sessions are being ended, as a read of the database would.
 	var away atomic.Bool
-	b.SetSource(func(_ context.Context, code string, _ []byte) (Event, error) {
+	b.SetSource(func(_ context.Context, code string, _ []byte) (Event, bool, error) {
 		if away.Load() {
-			return Event{}, errors.New("the database is away")
+			return Event{}, true, errors.New("the database is away")
 		}
-		return Event{Version: int(version.Load()), Data: []byte("rebuilt " + code)}, nil
+		return Event{Version: int(version.Load()), Data: []byte("rebuilt " + code)}, true, nil
 	})
 	onB := b.Subscribe("ABC234")
 	if !b.Listening() {
@@ -296,12 +296,12 @@ func TestPGBrokerChannelOfItsSchema(t *testing.T) {
 	}
 	waitTelling(t, a, a2)
 	onA2, onB := a2.Subscribe("ABC234"), b.Subscribe("ABC234")
-	a2.SetSource(func(_ context.Context, code string, told []byte) (Event, error) {
-		return Event{Version: 1, Data: told}, nil
+	a2.SetSource(func(_ context.Context, code string, told []byte) (Event, bool, error) {
+		return Event{Version: 1, Data: told}, false, nil
 	})
-	b.SetSource(func(context.Context, string, []byte) (Event, error) {
+	b.SetSource(func(context.Context, string, []byte) (Event, bool, error) {
 		t.Error("the other schema's replica rebuilt a table of this one")
-		return Event{}, nil
+		return Event{}, false, nil
 	})
 	a.Publish("ABC234", Event{Version: 1, Told: func() []byte { return []byte("the table") }})
 	if ev := waitEvent(t, onA2); string(ev.Data) != "the table" {

@@ -58,8 +58,8 @@ func TestPGBrokerStats(t *testing.T) {
 	channel := testChannel()
 	a := testBroker(t, dsn, channel)
 	b := testBroker(t, dsn, channel)
-	b.SetSource(func(_ context.Context, code string, _ []byte) (Event, error) {
-		return Event{Version: 3, Data: []byte(code)}, nil
+	b.SetSource(func(_ context.Context, code string, _ []byte) (Event, bool, error) {
+		return Event{Version: 3, Data: []byte(code)}, true, nil
 	})
 	var mu sync.Mutex
 	var lags []time.Duration
@@ -99,7 +99,9 @@ func TestPGBrokerStatsReconnect(t *testing.T) {
 	name := testChannel()
 	ctx := context.Background()
 	b := testBroker(t, pgtest.Named(t, base, name), name)
-	b.SetSource(func(_ context.Context, code string, _ []byte) (Event, error) { return Event{Version: 1}, nil })
+	b.SetSource(func(_ context.Context, code string, _ []byte) (Event, bool, error) {
+		return Event{Version: 1}, true, nil
+	})
 	b.Subscribe("ABC234")
 	b.Publish("ABC234", Event{Version: 1})
 

@@ -535,16 +535,16 @@ func (l *notifyLoad) replicaSteps(ctx context.Context, n int, codes []string) er
 			return err
 		}
 		defer broker.Close()
-		broker.SetSource(func(ctx context.Context, code string, _ []byte) (live.Event, error) {
+		broker.SetSource(func(ctx context.Context, code string, _ []byte) (live.Event, bool, error) {
 			// The version a read now sees: the table's last change sent.
 			t := slices.Index(codes, code)
 			v := versions[t].Load()
 			st, err := store.ReadTable(ctx, code)
 			if err != nil {
-				return live.Event{}, err
+				return live.Event{}, true, err
 			}
 			data, err := json.Marshal(st)
-			return live.Event{Version: int(v), Data: data}, err
+			return live.Event{Version: int(v), Data: data}, true, err
 		})
 		rs[r] = &replica{store: store, broker: broker, jobs: make(chan change, 1<<16)}
 		follows[r] = make([]*follower, len(codes))
